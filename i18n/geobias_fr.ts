@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="385"/>
+        <location filename="../ui/dock.py" line="388"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="413"/>
+        <location filename="../ui/results_tab.py" line="414"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -279,7 +279,7 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="37"/>
+        <location filename="../ui/survey_tab.py" line="39"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="239"/>
+        <location filename="../ui/results_tab.py" line="240"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -499,72 +499,72 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="36"/>
+        <location filename="../ui/survey_tab.py" line="38"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="60"/>
+        <location filename="../ui/survey_tab.py" line="62"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="61"/>
+        <location filename="../ui/survey_tab.py" line="63"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="62"/>
+        <location filename="../ui/survey_tab.py" line="64"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="63"/>
+        <location filename="../ui/survey_tab.py" line="65"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="164"/>
+        <location filename="../ui/survey_tab.py" line="178"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="219"/>
+        <location filename="../ui/area_tab.py" line="220"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="298"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="410"/>
+        <location filename="../ui/survey_tab.py" line="424"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="417"/>
+        <location filename="../ui/survey_tab.py" line="431"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="417"/>
+        <location filename="../ui/survey_tab.py" line="431"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="431"/>
+        <location filename="../ui/survey_tab.py" line="445"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="432"/>
+        <location filename="../ui/survey_tab.py" line="446"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="304"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
@@ -589,17 +589,17 @@
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="131"/>
+        <location filename="../ui/dock.py" line="143"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="397"/>
+        <location filename="../ui/dock.py" line="400"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="131"/>
+        <location filename="../ui/dock.py" line="143"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -609,17 +609,17 @@
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="512"/>
+        <location filename="../ui/results_tab.py" line="513"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="525"/>
+        <location filename="../ui/results_tab.py" line="526"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="526"/>
+        <location filename="../ui/dock.py" line="529"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -969,47 +969,47 @@
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="53"/>
+        <location filename="../ui/area_tab.py" line="54"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="54"/>
+        <location filename="../ui/area_tab.py" line="55"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="55"/>
+        <location filename="../ui/area_tab.py" line="56"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="180"/>
+        <location filename="../ui/area_tab.py" line="181"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="191"/>
+        <location filename="../ui/area_tab.py" line="192"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="196"/>
+        <location filename="../ui/area_tab.py" line="197"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="198"/>
+        <location filename="../ui/area_tab.py" line="199"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="354"/>
+        <location filename="../ui/area_tab.py" line="355"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="365"/>
+        <location filename="../ui/area_tab.py" line="366"/>
         <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
@@ -1034,37 +1034,37 @@
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="79"/>
+        <location filename="../ui/results_tab.py" line="80"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="80"/>
+        <location filename="../ui/results_tab.py" line="81"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="142"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="143"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="144"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="359"/>
+        <location filename="../ui/dock.py" line="362"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="362"/>
+        <location filename="../ui/dock.py" line="365"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1077,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="366"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="374"/>
+        <location filename="../ui/dock.py" line="377"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1100,32 +1100,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="239"/>
+        <location filename="../ui/results_tab.py" line="240"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="278"/>
+        <location filename="../ui/results_tab.py" line="279"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="316"/>
+        <location filename="../ui/results_tab.py" line="317"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="312"/>
+        <location filename="../ui/survey_tab.py" line="326"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="393"/>
+        <location filename="../ui/survey_tab.py" line="407"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="361"/>
+        <location filename="../ui/area_tab.py" line="362"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1133,7 +1133,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="364"/>
+        <location filename="../ui/area_tab.py" line="365"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1347,22 +1347,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="342"/>
+        <location filename="../ui/dock.py" line="345"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="420"/>
+        <location filename="../ui/dock.py" line="423"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="424"/>
+        <location filename="../ui/dock.py" line="427"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="433"/>
+        <location filename="../ui/dock.py" line="436"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1907,7 +1907,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="114"/>
+        <location filename="../ui/compare_tab.py" line="115"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2052,7 +2052,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="157"/>
+        <location filename="../ui/herb_tab.py" line="158"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2127,7 +2127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="217"/>
+        <location filename="../ui/herb_tab.py" line="218"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2237,7 +2237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="297"/>
+        <location filename="../ui/herb_tab.py" line="298"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2507,17 +2507,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="389"/>
+        <location filename="../ui/results_tab.py" line="390"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="413"/>
+        <location filename="../ui/results_tab.py" line="414"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="418"/>
+        <location filename="../ui/results_tab.py" line="419"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2692,52 +2692,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="147"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="107"/>
+        <location filename="../ui/herb_tab.py" line="108"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="233"/>
+        <location filename="../ui/herb_tab.py" line="234"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="233"/>
+        <location filename="../ui/herb_tab.py" line="234"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="233"/>
+        <location filename="../ui/herb_tab.py" line="234"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="233"/>
+        <location filename="../ui/herb_tab.py" line="234"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="327"/>
+        <location filename="../ui/herb_tab.py" line="328"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="364"/>
+        <location filename="../ui/herb_tab.py" line="365"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="363"/>
+        <location filename="../ui/herb_tab.py" line="364"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="382"/>
+        <location filename="../ui/herb_tab.py" line="383"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2746,122 +2746,122 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="383"/>
+        <location filename="../ui/herb_tab.py" line="384"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="389"/>
+        <location filename="../ui/herb_tab.py" line="390"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="392"/>
+        <location filename="../ui/herb_tab.py" line="393"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="376"/>
+        <location filename="../ui/herb_tab.py" line="377"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="230"/>
+        <location filename="../ui/herb_tab.py" line="231"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="367"/>
+        <location filename="../ui/herb_tab.py" line="368"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="230"/>
+        <location filename="../ui/herb_tab.py" line="231"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="401"/>
+        <location filename="../ui/herb_tab.py" line="402"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="489"/>
+        <location filename="../ui/herb_tab.py" line="490"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="494"/>
+        <location filename="../ui/herb_tab.py" line="495"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="506"/>
+        <location filename="../ui/herb_tab.py" line="507"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="145"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="130"/>
+        <location filename="../ui/overlay_tab.py" line="131"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="130"/>
+        <location filename="../ui/overlay_tab.py" line="131"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="130"/>
+        <location filename="../ui/overlay_tab.py" line="131"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="130"/>
+        <location filename="../ui/overlay_tab.py" line="131"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="237"/>
+        <location filename="../ui/overlay_tab.py" line="238"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="222"/>
+        <location filename="../ui/overlay_tab.py" line="223"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="229"/>
+        <location filename="../ui/overlay_tab.py" line="230"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="242"/>
+        <location filename="../ui/overlay_tab.py" line="243"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="260"/>
+        <location filename="../ui/overlay_tab.py" line="261"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="319"/>
+        <location filename="../ui/overlay_tab.py" line="320"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="329"/>
+        <location filename="../ui/overlay_tab.py" line="330"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="336"/>
+        <location filename="../ui/overlay_tab.py" line="337"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -3016,57 +3016,57 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="46"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="47"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="48"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="49"/>
+        <location filename="../ui/compare_tab.py" line="50"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="50"/>
+        <location filename="../ui/compare_tab.py" line="51"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="51"/>
+        <location filename="../ui/compare_tab.py" line="52"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="52"/>
+        <location filename="../ui/compare_tab.py" line="53"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="337"/>
+        <location filename="../ui/compare_tab.py" line="338"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="490"/>
+        <location filename="../ui/compare_tab.py" line="491"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="496"/>
+        <location filename="../ui/compare_tab.py" line="497"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="149"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3291,17 +3291,17 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="97"/>
+        <location filename="../ui/area_tab.py" line="98"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="352"/>
+        <location filename="../ui/area_tab.py" line="353"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="393"/>
+        <location filename="../ui/area_tab.py" line="394"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
@@ -3311,12 +3311,12 @@ Lancer HERB ?</translation>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="363"/>
+        <location filename="../ui/compare_tab.py" line="364"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="366"/>
+        <location filename="../ui/compare_tab.py" line="367"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
@@ -3326,7 +3326,7 @@ Lancer HERB ?</translation>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="224"/>
+        <location filename="../ui/dock.py" line="230"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3356,62 +3356,62 @@ Lancer HERB ?</translation>
         <translation>{title} ({kind})</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="82"/>
+        <location filename="../ui/overlay_tab.py" line="83"/>
         <source>Aggregating the points per unit…</source>
         <translation>Agrégation des points par unité…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="83"/>
+        <location filename="../ui/overlay_tab.py" line="84"/>
         <source>Correlating…</source>
         <translation>Calcul des corrélations…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="84"/>
+        <location filename="../ui/overlay_tab.py" line="85"/>
         <source>Finding hot spots…</source>
         <translation>Recherche des points chauds…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="86"/>
+        <location filename="../ui/overlay_tab.py" line="87"/>
         <source>Reading the table…</source>
         <translation>Lecture de la table…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="250"/>
+        <location filename="../ui/overlay_tab.py" line="251"/>
         <source>GeoBias: aggregate</source>
         <translation>GeoBias : agrégation</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="281"/>
+        <location filename="../ui/overlay_tab.py" line="282"/>
         <source>GeoBias: correlate</source>
         <translation>GeoBias : corrélations</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="346"/>
+        <location filename="../ui/overlay_tab.py" line="347"/>
         <source>GeoBias: hot spots</source>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="77"/>
+        <location filename="../ui/results_tab.py" line="78"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="81"/>
+        <location filename="../ui/results_tab.py" line="82"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="272"/>
+        <location filename="../ui/results_tab.py" line="273"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="347"/>
+        <location filename="../ui/results_tab.py" line="348"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="403"/>
+        <location filename="../ui/results_tab.py" line="404"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3556,7 +3556,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="535"/>
+        <location filename="../ui/results_tab.py" line="536"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3579,37 +3579,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="580"/>
+        <location filename="../ui/results_tab.py" line="581"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="583"/>
+        <location filename="../ui/results_tab.py" line="584"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="584"/>
+        <location filename="../ui/results_tab.py" line="585"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="587"/>
+        <location filename="../ui/results_tab.py" line="588"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="594"/>
+        <location filename="../ui/results_tab.py" line="595"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="598"/>
+        <location filename="../ui/results_tab.py" line="599"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="602"/>
+        <location filename="../ui/results_tab.py" line="603"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -4264,12 +4264,12 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="155"/>
+        <location filename="../ui/herb_tab.py" line="156"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="156"/>
+        <location filename="../ui/herb_tab.py" line="157"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
@@ -4289,32 +4289,32 @@ Prompt :
         <translation>Modèle masqué (transformers)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="35"/>
+        <location filename="../ui/survey_tab.py" line="37"/>
         <source>Automatic</source>
         <translation>Automatique</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="47"/>
+        <location filename="../ui/survey_tab.py" line="49"/>
         <source>Without coordinates</source>
         <translation>Sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="48"/>
+        <location filename="../ui/survey_tab.py" line="50"/>
         <source>Without nearby places</source>
         <translation>Sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="49"/>
+        <location filename="../ui/survey_tab.py" line="51"/>
         <source>Without address</source>
         <translation>Sans adresse</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="50"/>
+        <location filename="../ui/survey_tab.py" line="52"/>
         <source>Admin-1 and country only</source>
         <translation>Région et pays seuls</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="104"/>
+        <location filename="../ui/survey_tab.py" line="106"/>
         <source>Countries&apos; infant survival</source>
         <translation>Survie infantile des pays</translation>
     </message>
@@ -5054,7 +5054,7 @@ Prompt :
         <translation>par langue de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="111"/>
+        <location filename="../ui/compare_tab.py" line="112"/>
         <source>Rank spread across languages · {topic}</source>
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
@@ -5104,97 +5104,97 @@ Prompt :
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="54"/>
+        <location filename="../ui/compare_tab.py" line="55"/>
         <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
         <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="57"/>
+        <location filename="../ui/compare_tab.py" line="58"/>
         <source>GeoBS: relative information by scale grid</source>
         <translation>GeoBS : information relative par grille d’échelle</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="58"/>
+        <location filename="../ui/compare_tab.py" line="59"/>
         <source>GeoBS: relative information by distance lag</source>
         <translation>GeoBS : information relative par pas de distance</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="59"/>
+        <location filename="../ui/compare_tab.py" line="60"/>
         <source>GeoBS: relative information by direction sector</source>
         <translation>GeoBS : information relative par secteur de direction</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="239"/>
+        <location filename="../ui/compare_tab.py" line="240"/>
         <source>Languages</source>
         <translation>Langues</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="246"/>
+        <location filename="../ui/compare_tab.py" line="247"/>
         <source>The tables with the languages across, or one language&apos;s</source>
         <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="341"/>
+        <location filename="../ui/compare_tab.py" line="342"/>
         <source>Check at least one language.</source>
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="386"/>
+        <location filename="../ui/compare_tab.py" line="387"/>
         <source>Open benchmark cards</source>
         <translation>Ouvrir des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="386"/>
+        <location filename="../ui/compare_tab.py" line="387"/>
         <source>Benchmark cards (*.json)</source>
         <translation>Fiches de référence (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="399"/>
+        <location filename="../ui/compare_tab.py" line="400"/>
         <source>GeoBias: benchmark cards</source>
         <translation>GeoBias : fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="402"/>
+        <location filename="../ui/compare_tab.py" line="403"/>
         <source>Comparing the cards…</source>
         <translation>Comparaison des fiches…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="465"/>
+        <location filename="../ui/compare_tab.py" line="466"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="465"/>
+        <location filename="../ui/compare_tab.py" line="466"/>
         <source>In {language}</source>
         <translation>En {language}</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="490"/>
+        <location filename="../ui/compare_tab.py" line="491"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="162"/>
+        <location filename="../ui/dock.py" line="168"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="163"/>
+        <location filename="../ui/dock.py" line="169"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="478"/>
+        <location filename="../ui/dock.py" line="481"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="465"/>
+        <location filename="../ui/dock.py" line="468"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="468"/>
+        <location filename="../ui/dock.py" line="471"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5372,17 +5372,17 @@ Prompt :
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="82"/>
+        <location filename="../ui/results_tab.py" line="83"/>
         <source>Computing the geo-bias scores…</source>
         <translation>Calcul des scores de géo-biais…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="219"/>
+        <location filename="../ui/survey_tab.py" line="233"/>
         <source>A language file was left out: {error}</source>
         <translation>Un fichier de langue a été écarté : {error}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="257"/>
+        <location filename="../ui/survey_tab.py" line="271"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
     </message>
@@ -5477,7 +5477,7 @@ Prompt :
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="422"/>
+        <location filename="../ui/dock.py" line="425"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -6963,7 +6963,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="187"/>
+        <location filename="../ui/herb_tab.py" line="188"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
@@ -7223,7 +7223,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="295"/>
+        <location filename="../ui/herb_tab.py" line="296"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -7278,27 +7278,27 @@ Lancer l'enquête ?</translation>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>Whole sentences</source>
         <translation>Phrases entières</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>Forced decoding</source>
         <translation>Décodage forcé</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="179"/>
+        <location filename="../ui/herb_tab.py" line="180"/>
         <source>As the switch says</source>
         <translation>Selon l'interrupteur</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="179"/>
+        <location filename="../ui/herb_tab.py" line="180"/>
         <source>GeoBias&apos;s</source>
         <translation>Celui de GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="180"/>
+        <location filename="../ui/herb_tab.py" line="181"/>
         <source>Released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -7313,7 +7313,7 @@ Lancer l'enquête ?</translation>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="130"/>
+        <location filename="../ui/herb_tab.py" line="131"/>
         <source>HERB&apos;s default model is Gemma 3 270M, the survey&apos;s: one model for both papers. SmolLM2 135M scores HERB&apos;s sentences about three times as fast (South America: 34 s instead of 2 min on two cores).</source>
         <translation>Le modèle par défaut de HERB est Gemma 3 270M, celui de l'enquête : un seul modèle pour les deux articles. SmolLM2 135M évalue les phrases de HERB environ trois fois plus vite (Amérique du Sud : 34 s au lieu de 2 min sur deux cœurs).</translation>
     </message>
@@ -7971,6 +7971,11 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/batch.py" line="292"/>
         <source>Resubmit what is missing</source>
         <translation>Soumettre à nouveau ce qui manque</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="172"/>
+        <source>A topic cannot contain &apos;;&apos;: it separates topics, so {t} would be asked as two. Write it without &apos;;&apos; or add each topic on its own.</source>
+        <translation>Un thème ne peut pas contenir « ; » : ce signe sépare les thèmes, {t} serait donc posé comme deux thèmes. Écrivez-le sans « ; » ou ajoutez chaque thème séparément.</translation>
     </message>
 </context>
 <context>

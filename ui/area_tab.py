@@ -35,6 +35,7 @@ from . import survey_plan
 from .maptool import WGS84, PolygonMapTool, style_area_band
 from .narrow import add_choices
 from .notice import Notice, insert_after
+from .tab import DockTab
 from .task import AlgorithmChainTask, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "area_tab.ui"))
@@ -113,7 +114,7 @@ class MeasureTask(QgsTask):
         return not self.isCanceled()
 
 
-class AreaTab(QWidget, FORM):
+class AreaTab(QWidget, FORM, DockTab):
     """Where to sample: a drawn polygon, a layer's (selected) features, the map extent or the
     world, and how many points with which method. Emits areaChanged when the area changes."""
 

@@ -34,6 +34,7 @@ from .narrow import chars_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
 from .past_runs import RunsCombo, layers_of
 from .results_tab import is_rated
+from .tab import DockTab
 from .table_items import NumberItem
 from .task import AlgorithmChainTask
 
@@ -199,7 +200,7 @@ class DotPlot(QWidget):
         p.end()
 
 
-class CompareTab(QWidget, FORM):
+class CompareTab(QWidget, FORM, DockTab):
     """Models × topics: pick them, compare, read the pivots and the dot plot."""
 
     def __init__(self, dock):

@@ -1,9 +1,9 @@
 """The GeoBias dock: one tab per task (its own widget module and .ui file in ui/), the run's
 progress and Run/Cancel below the tabs, always visible.
 
-A tab is a QWidget built with the dock as its parent; add_tab() puts it in a scroll area so the
-dock stays short beside other panels. Tabs that take part in the survey settings have
-fill(settings) and apply(settings); close_tab() releases map tools and signals.
+A tab is a QWidget and a tab.DockTab (fill/apply the survey settings, reset, close_tab, its
+own run panel), built with the dock as its parent and registered by one line in TABS;
+add_tab() puts it in a scroll area so the dock stays short beside other panels.
 """
 
 import os
@@ -25,7 +25,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..core.wording import strip_reprs
 from ..host import embedded_problem
-from ..i18n_util import tr, translate
+from ..i18n_util import QT_TRANSLATE_NOOP, tr, translate
 from ..paths import GUIDE
 from ..processing.endpoints import stop_embedded
 from . import survey_plan
@@ -116,6 +116,18 @@ def compact_combo(combo, chars=10):
     combo.setMinimumContentsLength(chars)
 
 
+# The dock's tabs in order: (dock attribute, class, title). A new tab is its module (a DockTab,
+# ui/tab.py) with its .ui file, and one line here.
+TABS = (
+    ("area", AreaTab, QT_TRANSLATE_NOOP("@default", "Area")),
+    ("survey", SurveyTab, QT_TRANSLATE_NOOP("@default", "Survey")),
+    ("results", ResultsTab, QT_TRANSLATE_NOOP("@default", "Results")),
+    ("overlay", OverlayTab, QT_TRANSLATE_NOOP("@default", "Overlay")),
+    ("herb", HerbTab, QT_TRANSLATE_NOOP("@default", "Regional bias")),
+    ("compare", CompareTab, QT_TRANSLATE_NOOP("@default", "Compare")),
+)
+
+
 class GeoBiasDock(QDockWidget):
     """Draw or pick a study area, choose topics and models, run, read the bias."""
 
@@ -135,21 +147,15 @@ class GeoBiasDock(QDockWidget):
         # The tabs as buttons that wrap onto a second row in a narrow dock.
         self.strip = TabStrip(self.ui.tabs, self.body)
         self.ui.bodyLayout.insertWidget(self.ui.bodyLayout.indexOf(self.ui.tabs), self.strip)
-        self.area = AreaTab(self)
-        self.survey = SurveyTab(self)
-        self.results = ResultsTab(self)
-        self.overlay = OverlayTab(self)
-        self.add_tab(self.area, tr("Area"))
-        self.add_tab(self.survey, tr("Survey"))
-        self.add_tab(self.results, tr("Results"))
-        self.add_tab(self.overlay, tr("Overlay"))
-        self.herb = HerbTab(self)
-        self.add_tab(self.herb, tr("Regional bias"))
-        self.compare = CompareTab(self)
-        self.add_tab(self.compare, tr("Compare"))
+        for attribute, tab_class, title in TABS:  # self.area, self.survey, …
+            tab = tab_class(self)
+            setattr(self, attribute, tab)
+            self.add_tab(tab, tr(title))
         # A tab with a run of its own shows its Run/Cancel where the survey's are, below the
         # tabs (always in view), instead of at the end of its scrolled content.
-        self.tab_panels = {self.herb: self.herb.panel}
+        self.tab_panels = {
+            tab: tab.run_panel() for tab in self.tab_widgets() if tab.run_panel() is not None
+        }
         for panel in self.tab_panels.values():
             self.ui.panelLayout.addWidget(panel)
         self._show_survey_run(self.ui.tabs.currentIndex())
@@ -244,15 +250,13 @@ class GeoBiasDock(QDockWidget):
         """The dock's current choices."""
         s = SurveySettings(name=self.ui.nameEdit.text().strip() or default_survey_name())
         for tab in self.tab_widgets():
-            if hasattr(tab, "fill"):
-                tab.fill(s)
+            tab.fill(s)
         return s
 
     def apply_settings(self, s):
         self.ui.nameEdit.setText(s.name)
         for tab in self.tab_widgets():
-            if hasattr(tab, "apply"):
-                tab.apply(s)
+            tab.apply(s)
 
     def load_settings(self, *args):
         """A new or opened project: its settings, and no result of the previous one."""
@@ -265,8 +269,7 @@ class GeoBiasDock(QDockWidget):
             self.plan = None
         self.panel.reset()
         for tab in self.tab_widgets():
-            if hasattr(tab, "reset"):
-                tab.reset()
+            tab.reset()
 
     def save_settings(self, *args):
         self.settings().write()  # noqa: QGS201 (SurveySettings.write, not QgsProject.write)
@@ -542,8 +545,7 @@ class GeoBiasDock(QDockWidget):
             self.install_window = None
         stop_embedded()
         for tab in self.tab_widgets():
-            if hasattr(tab, "close_tab"):
-                tab.close_tab()
+            tab.close_tab()
         project = QgsProject.instance()
         for signal, slot in (
             (project.readProject, self.load_settings),

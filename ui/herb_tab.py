@@ -43,6 +43,7 @@ from .layer_combo import follow_layer
 from .narrow import add_choices, chars_width, fit_first_column
 from .past_runs import RunsCombo, layers_of
 from .run_panel import RunPanel
+from .tab import DockTab
 from .table_items import NumberItem
 from .task import AlgorithmChainTask, error_sentence
 
@@ -140,7 +141,7 @@ def read_rows(path, sql, args=()):
         return [dict(r) for r in con.execute(sql, args)]
 
 
-class HerbTab(QWidget, FORM):
+class HerbTab(QWidget, FORM, DockTab):
     """Scope, model, Run; then the regions by C and the bars of the selected region."""
 
     def __init__(self, dock):
@@ -515,6 +516,10 @@ class HerbTab(QWidget, FORM):
         for w in (self.regionTable, self.childBars, self.wordBars):
             w.setVisible(False)
         self.panel.reset()
+
+    def run_panel(self):
+        """HERB's own run panel: a scoring run goes on beside the dock's jobs."""
+        return self.panel
 
     def close_tab(self):
         self.panel.stop()

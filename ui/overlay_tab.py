@@ -35,6 +35,7 @@ from .layer_combo import follow_layer
 from .narrow import fit_first_column
 from .notice import Notice
 from .results import _num
+from .tab import DockTab
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "overlay_tab.ui"))
@@ -105,7 +106,7 @@ def _columns(layer, names, fields=None, skip_flagged=True):
     return {n: as_float(v)[keep] if len(v) else np.array([]) for n, v in cols.items()}
 
 
-class OverlayTab(QWidget, FORM):
+class OverlayTab(QWidget, FORM, DockTab):
     """Aggregate → correlate → hot spots, each one click, results loaded styled."""
 
     def __init__(self, dock):

@@ -36,6 +36,7 @@ from .results import (
     plot_columns,
     rows_from_layer,
 )
+from .tab import DockTab
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
@@ -165,7 +166,7 @@ def group_name(paths):
     return name
 
 
-class ResultsTab(QWidget, FORM):
+class ResultsTab(QWidget, FORM, DockTab):
     """Metrics × plot of the selected row; Inspect identifies over every rated layer."""
 
     def __init__(self, dock):

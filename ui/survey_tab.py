@@ -22,7 +22,9 @@ from ..i18n_util import tr
 from ..processing.definitions import PROMPT_PRESETS, SCORE_KINDS, topic_label
 from .area_tab import is_bundled
 from .narrow import add_choices, stretch_first_column
+from .notice import Notice, insert_after
 from .settings import display_name, endpoints_changed, load_endpoints, truth_entry, truth_map
+from .tab import DockTab
 from .task import error_sentence, log
 from .wheel import guard_widget
 
@@ -73,7 +75,7 @@ def polygon_or_point_layers():
     return flags(value) if flags is not None else value
 
 
-class SurveyTab(QWidget, FORM):
+class SurveyTab(QWidget, FORM, DockTab):
     """What to ask and whom: emits changed when topics or the prompt inputs change."""
 
     changed = pyqtSignal()
@@ -113,6 +115,9 @@ class SurveyTab(QWidget, FORM):
         self.previewLanguageCombo.currentIndexChanged.connect(
             lambda *_: self.update_prompt_preview()
         )
+        # Why a custom topic was not added, under its field (kept until the next try).
+        self.topicNotice = Notice(self)
+        insert_after(self.customTopicEdit, self.topicNotice, self.layout())
         self.addTopicButton.clicked.connect(self.add_custom_topic)
         self.customTopicEdit.returnPressed.connect(self.add_custom_topic)
         self.topicsTree.itemChanged.connect(lambda *_: self._topics_changed())
@@ -157,8 +162,17 @@ class SurveyTab(QWidget, FORM):
         self._topics_changed()
 
     def add_custom_topic(self):
+        """Add the typed topic, ticked; a topic with ";" is refused (Processing's TOPICS
+        separates topics with it, so it would become two), said under the field."""
         text = " ".join(self.customTopicEdit.text().split())
+        self.topicNotice.clear_text()
         if not text:
+            return
+        if ";" in text:
+            self.topicNotice.show_text(
+                tr("A topic cannot contain ';': it separates topics, so {t} would be asked as "
+                   "two. Write it without ';' or add each topic on its own.").format(t=text)
+            )  # fmt: skip
             return
         if text in [item.data(0, Qt.ItemDataRole.UserRole) for item in self._topic_items()]:
             self.dock.push(
