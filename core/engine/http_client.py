@@ -467,7 +467,9 @@ class HttpClient:
         # One limiter per endpoint in the process (`owner`: from_endpoint names it), shared
         # by every job asking it at once; without an owner, this client's own.
         self.owner = owner
-        self.rpm = self._limiter("rpm", rpm) if rpm else None
+        # Requests evenly spaced (a burst of 1): a server's own token bucket then never sees
+        # more than the rate, however its bursts are counted.
+        self.rpm = self._limiter("rpm", rpm, burst=1.0) if rpm else None
         # Allow a burst of one minute's tokens so a single long prompt can always pass.
         self.tpm = self._limiter("tpm", tpm, burst=tpm) if tpm else None
         self.user_rpm = bool(rpm)  # else the endpoint's x-ratelimit-limit-requests sets it
@@ -536,7 +538,7 @@ class HttpClient:
         if limit > 0 and limit != self.learned_rpm:
             with self._lock:
                 self.learned_rpm = limit
-                self.rpm = self._limiter("rpm", limit)
+                self.rpm = self._limiter("rpm", limit, burst=1.0)
 
     def pool(self):
         """The connection pool (through the proxy), made once."""
@@ -691,12 +693,16 @@ class HttpClient:
         while True:
             self._check_watch()
             self._check_throttle()
-            if self.rpm and not self.rpm.acquire(1, is_cancelled):
-                raise RequestError(Message("http.cancelled"))
-            if self.tpm and not self.tpm.acquire(tokens, is_cancelled):
-                raise RequestError(Message("http.cancelled"))
             if not throttle.enter(is_cancelled):
                 self._check_throttle()
+                raise RequestError(Message("http.cancelled"))
+            # The rate's tokens are taken once a slot is free, right before sending: taken
+            # earlier, requests waiting for a slot would reach the server in a burst.
+            rpm, tpm = self.rpm, self.tpm
+            if (rpm and not rpm.acquire(1, is_cancelled)) or (
+                tpm and not tpm.acquire(tokens, is_cancelled)
+            ):
+                throttle.leave()
                 raise RequestError(Message("http.cancelled"))
             try:
                 result = attempt()

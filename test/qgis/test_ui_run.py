@@ -2,6 +2,7 @@
 
 import os
 import sys
+import uuid
 
 import pytest
 from qgis.core import QgsGeometry, QgsGraduatedSymbolRenderer, QgsProject, QgsVectorLayer
@@ -30,7 +31,11 @@ def dock(qgis_iface, qgis_new_project, processing_ready):
 
 
 def setup_survey(dock, fs, name, n_points, truth=True):
-    save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2)])
+    # A model name of this server's own: a later test's server on a reused port would otherwise
+    # find this one's answers in the profile's cache (the key is URL, model and body).
+    if not hasattr(fs, "model_name"):
+        fs.model_name = f"fault-{uuid.uuid4().hex[:8]}"
+    save_endpoints([EndpointConfig("stub", "custom", fs.base_url, fs.model_name, concurrency=2)])
     ui = dock.area
     dock.ui.nameEdit.setText(name)
     ui.drawn = QgsGeometry.fromWkt(FRANCE)
@@ -88,7 +93,7 @@ def test_run_adds_styled_layers_metrics_and_resumes_for_free(dock, monkeypatch):
 
         assert dock.results.metrics.rowCount() == 1
         row = dock.results.metrics.rows[0]
-        assert row["model"] == "fault" and row["topic"] == TOPIC
+        assert row["model"] == fs.model_name and row["topic"] == TOPIC
         assert row["rho"] is not None and row["rho_lo"] is not None
         assert len(dock.results.plot.truth) == 6 and (dock.results.plot.truth > 0).all()
 
@@ -173,7 +178,7 @@ def test_answers_without_a_rating_say_so_and_a_changed_constraint_asks_again(doc
         assert "none of the 6 answers" in text and "held a rating" in text, text
         assert "llama.cpp grammar" in text and "another constraint or model asks again" in text
         assert PROSE[:20] in text and "reachable" not in text  # the quote (the bar cuts at 300)
-        save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2,
+        save_endpoints([EndpointConfig("stub", "custom", fs.base_url, fs.model_name, concurrency=2,
                                        constraint="grammar")])  # fmt: skip
         shown = run_once(dock, monkeypatch)
         assert shown[0].n_requests == 6 and fs.n_requests == 12  # asked again
