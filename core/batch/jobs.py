@@ -2,9 +2,9 @@
 split at its limits, submitted in waves, polled with back-off, imported into the cache by
 custom_id, provider files deleted; recorded as rows of a `batches` table (never a key).
 
-While a batch is open its requests are leased in the cache file (`batch_leases`), so a live run
-of the same survey skips them rather than paying twice (see `leased`); the lease ends when the
-batch is imported or given up.
+While a batch is open its requests are leased in the cache file's in-flight table, so a live
+run of the same survey skips them rather than paying twice (see `lease`); the lease ends when
+the batch is imported or given up.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
 import urllib.parse
 import uuid
 from contextlib import closing
@@ -122,41 +121,28 @@ def request_keys(job: BatchJob) -> list[str]:
 
 
 # --- leases: a live run skips what an open batch holds ---
+# An open batch holds its keys in the cache file's in-flight leases (core/engine/cache.py) under
+# the holder "batch:<job id>", beating LEASE_S ahead: a live run sharing the cache leaves them
+# to the batch (SurveyCache.batch_held) instead of paying for them twice.
 
-
-def _leases(cache: SurveyCache):
-    con = sqlite3.connect(cache.path, timeout=60)
-    con.execute("CREATE TABLE IF NOT EXISTS batch_leases (key TEXT PRIMARY KEY, job TEXT NOT "
-                "NULL, until REAL NOT NULL)")  # fmt: skip
-    return con
+BATCH_HOLDER = "batch:"
 
 
 def lease(cache: SurveyCache, job: BatchJob, now: float) -> None:
-    with closing(_leases(cache)) as con, con:
-        con.executemany("INSERT OR REPLACE INTO batch_leases VALUES (?, ?, ?)",
-                        [(k, job.job_id, now + LEASE_S) for k in request_keys(job)])  # fmt: skip
+    rows = [(k, BATCH_HOLDER + job.job_id, 0, "provider-batch", now + LEASE_S)
+            for k in request_keys(job)]  # fmt: skip
+    with closing(sqlite3.connect(cache.path, timeout=60)) as con, con:
+        con.executemany("INSERT OR REPLACE INTO inflight VALUES (?, ?, ?, ?, ?)", rows)
 
 
 def release(cache: SurveyCache, job: BatchJob) -> None:
-    with closing(_leases(cache)) as con, con:
-        con.execute("DELETE FROM batch_leases WHERE job = ?", (job.job_id,))
+    with closing(sqlite3.connect(cache.path, timeout=60)) as con, con:
+        con.execute("DELETE FROM inflight WHERE holder = ?", (BATCH_HOLDER + job.job_id,))
 
 
 def leased(cache: SurveyCache, keys, now: float | None = None) -> set[str]:
     """The keys among `keys` an open batch holds (a live run leaves them to it)."""
-    now = time.time() if now is None else now
-    keys = list(keys)
-    out: set[str] = set()
-    with closing(sqlite3.connect(cache.path, timeout=60)) as con:
-        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'batch_leases'").fetchone():
-            return out  # no batch was ever submitted with this cache: nothing is written
-        for i in range(0, len(keys), 900):
-            chunk = keys[i : i + 900]
-            marks = ",".join("?" * len(chunk))
-            rows = con.execute(f"SELECT key FROM batch_leases WHERE until > ? AND key IN ({marks})",
-                               [now, *chunk])  # fmt: skip
-            out.update(r[0] for r in rows)
-    return out
+    return cache.batch_held(keys, now)
 
 
 # --- submitting in waves, polling, importing ---

@@ -242,6 +242,23 @@ class SurveyCache:
     def __len__(self) -> int:
         return self._con().execute("SELECT COUNT(*) FROM responses").fetchone()[0]
 
+    def batch_held(self, keys, now: float | None = None) -> set[str]:
+        """The keys among `keys` that an open provider batch holds (core/batch/jobs.py leases
+        them under the holder "batch:<job>" until its results are imported): a live run
+        leaves them to the batch rather than paying twice."""
+        now = time.time() if now is None else now
+        keys = list(keys)
+        out: set[str] = set()
+        con = self._con()
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = con.execute(
+                f"SELECT key FROM inflight WHERE holder LIKE 'batch:%' AND beat > ? "
+                f"AND key IN ({marks})", [now, *chunk])  # fmt: skip
+            out.update(r[0] for r in rows)
+        return out
+
     def leases(self, ttl_s: float = LEASE_TTL_S) -> Leases:
         """In-flight leases for one run on this cache file (see `Leases`)."""
         return Leases(self.path, ttl_s, self.timeout_s, self.retry_s)

@@ -275,6 +275,7 @@ def run_requests(
     leases = cache.leases() if pending and hasattr(cache, "leases") else None
     shared: set[str] = set()  # answered by another run while this one waited
     deferred: list[str] = []  # held by another run: asked after the rest, waiting for it
+    held_by_batch: set[str] = set()  # held by an open provider batch: not sent
 
     def ask(k: str, should_stop: Callable[[], bool], wait: bool = False) -> Step | None:
         n = count_of[k]
@@ -347,6 +348,11 @@ def run_requests(
             then = Counts(start.done + c.done, start.answered + c.answered,
                           start.failed + c.failed)  # fmt: skip
             later = list(dict.fromkeys(deferred))
+            # What an open provider batch holds is left to it: its answers arrive with the
+            # batch's import (hours away), not worth waiting for nor paying twice.
+            if hasattr(cache, "batch_held"):
+                held_by_batch.update(cache.batch_held(later))
+                later = [k for k in later if k not in held_by_batch]
             engine.run([[k] for k in later], lambda k, stop: ask(k, stop, wait=True), total,
                        then)  # fmt: skip
     finally:
@@ -358,7 +364,9 @@ def run_requests(
     out = []
     for k, p in zip(keys, prompts):
         c = got.get(k)
-        err = "" if c is not None else errors.get(k, "not sent (cancelled)")
+        unsent = "not sent (an open provider batch holds it)" if k in held_by_batch else \
+            "not sent (cancelled)"  # fmt: skip
+        err = "" if c is not None else errors.get(k, unsent)
         out.append(Result(k, p, c, err, cached=k in stored, failed=c is None and k in errors))
     if opt.stats is not None:
         from_cache = {k for k in keys if (k in stored or k in shared) and k in got}

@@ -4,6 +4,7 @@ partial failures, expiry, cancellation, waves, and the live run that follows sen
 the batch did not answer."""
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -227,3 +228,27 @@ def test_the_batches_table_round_trips_and_holds_no_key(tmp_path):
     job.status = "imported"
     store.save([job])
     assert store.load(open_only=True) == []
+
+
+def test_a_live_run_leaves_the_open_batchs_prompts_to_it(tmp_path):
+    """Mixing live and batch never pays twice: a live run of the same survey while its batch
+    is open sends only what the batch does not hold; after the import nothing at all."""
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    clock = Clock()
+    with FaultServer() as live, BatchServer("openai", steps=2) as server:
+        spec = survey(live.base_url, "openai", n=6, topics=("Crime Rate",))
+        small = SurveySpec(spec.lon[:3], spec.lat[:3], spec.topics, spec.endpoints, TEMPLATE)
+        client = BatchClient("openai", KEYS["openai"], server.base_url, sleep=clock.sleep)
+        written = jobs.write_jobs(pending_requests(small, None, cache), "openai", str(tmp_path))
+        jobs.submit_wave(written, client, cache, time.time())
+        held = jobs.request_keys(written[0])
+        assert jobs.leased(cache, held) == set(held)
+        answers = run_survey(spec, None, cache)
+        assert live.n_requests == 3  # the other three points: the batch holds its three
+        unsent = [a for a in answers if a.completion is None]
+        assert len(unsent) == 3 and all("provider batch" in a.error for a in unsent)
+        while written[0].status != "imported":
+            jobs.poll(written[0], client, cache, str(tmp_path / "r"), clock.t, force=True)
+        assert not jobs.leased(cache, held)
+        again = run_survey(spec, None, cache)
+        assert live.n_requests == 3 and all(a.completion is not None for a in again)
