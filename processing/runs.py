@@ -53,12 +53,15 @@ RUN_FIELDS = {
     "truth": ogr.OFTString,
     "anchor": ogr.OFTString,
     "score_kind": ogr.OFTString,
+    # What repeating the run needs, as JSON (run_manifest): versions and commit, the model file's
+    # SHA-256, the server's build, seed, template checksum and language, constraint, score kind.
+    "manifest": ogr.OFTString,
 }
 # The fields a run derived from another (ground truth added, units aggregated) keeps from it.
 INHERITED = ("model", "provider", "endpoint_host", "endpoint", "template_name", "template_prefix",
              "template_body", "topics", "n_points", "study_area", "study_area_km2",
              "study_area_extent", "study_area_wkt", "truth", "anchor", "score_kind",
-             "language")  # fmt: skip
+             "language", "manifest")  # fmt: skip
 # Written only by runs with a prompt language other than English (one record per language,
 # its template in that language); English-only runs keep the table as it was.
 LANGUAGE_FIELD = {"language": ogr.OFTString}
@@ -67,6 +70,9 @@ SECRET_WORDS = ("key", "token", "secret", "password", "auth")
 
 def now():
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+PLUGIN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def plugin_version():
@@ -139,7 +145,44 @@ def run_record(algorithm, parameters, started, endpoint=None, template=None, top
         "n_failed": 0,
     }
     row.update(extra)
+    row["manifest"] = json.dumps(run_manifest(row, public, template), sort_keys=True)
     return row
+
+
+def run_manifest(row, public, template):
+    """What repeating a run needs beyond its parameters (issue 33): GeoBias's version and commit,
+    QGIS and Python, the model file (name, size, SHA-256), the server and its build, the seed,
+    the prompt template's SHA-256 and language, constraint, score kind, whether the model name
+    is a moving alias. `capabilities` and `system_fingerprint` stay empty until the endpoint
+    reports them."""
+    from ..core.runtime import manifest as m
+
+    provider, model = public.get("provider", ""), public.get("model", "")
+    text = getattr(template, "prefix", "") + "\n" + getattr(template, "body", "")
+    return {
+        "geobias": {"version": plugin_version(), "commit": m.git_commit(PLUGIN_DIR)},
+        "qgis": Qgis.QGIS_VERSION,
+        "python": m.python_version(),
+        "model": {"name": model, "provider": provider, "alias": m.alias_flag(provider, model),
+                  **m.model_file_facts(provider, model)},
+        "server": m.server_facts(provider) if public else {},
+        "served_model_id": model or None,
+        "system_fingerprint": None,
+        "seed": public.get("seed"),
+        "constraint": public.get("constraint"),
+        "score_kind": row.get("score_kind"),
+        "template": {"name": getattr(template, "name", ""),
+                     "sha256": m.text_sha256(text) if template is not None else None,
+                     "language": row.get("language") or "en"},
+        "parameters": json.loads(row.get("parameters") or "{}"),
+        "capabilities": {},
+    }  # fmt: skip
+
+
+def run_manifest_sha(text):
+    from ..core.runtime.manifest import text_sha256
+
+    return text_sha256(text)
 
 
 def language_records(record, languages, stats, template):
@@ -153,10 +196,17 @@ def language_records(record, languages, stats, template):
     rows = []
     for code in languages:
         tpl = get_language(code).template(template) if template is not None else None
-        rows.append(dict(record, language=code, **stats_fields(stats[code]),
-                         template_name=getattr(tpl, "name", ""),
-                         template_prefix=getattr(tpl, "prefix", ""),
-                         template_body=getattr(tpl, "body", "")))  # fmt: skip
+        row = dict(record, language=code, **stats_fields(stats[code]),
+                   template_name=getattr(tpl, "name", ""),
+                   template_prefix=getattr(tpl, "prefix", ""),
+                   template_body=getattr(tpl, "body", ""))  # fmt: skip
+        manifest = json.loads(record.get("manifest") or "{}")
+        if manifest:  # this language's template
+            text = getattr(tpl, "prefix", "") + "\n" + getattr(tpl, "body", "")
+            manifest["template"] = {"name": getattr(tpl, "name", ""), "language": code,
+                                    "sha256": run_manifest_sha(text) if tpl else None}  # fmt: skip
+            row["manifest"] = json.dumps(manifest, sort_keys=True)
+        rows.append(row)
     return rows
 
 

@@ -7,7 +7,7 @@ A snapshot keeps what a run must reproduce and leaves out what changes from run 
   fingerprint: vertex count, bounding box and a hash of its coordinates to 9 decimals), the
   saved styles (name, default, renderer kind, field and classes, not their QML) and the layer
   metadata's rights and licences. The `runs` table loses run_id, started, finished,
-  plugin_version and qgis_version.
+  plugin_version, qgis_version and manifest.
 - PDF: page count and text (pdftotext); PNG: width and height; JSONL: the parsed lines;
   CSV, Markdown and text: their lines.
 - Every string: the run's own folders, endpoint URL and loopback ports are replaced by
@@ -34,7 +34,8 @@ import xml.etree.ElementTree as ET
 RTOL = 1e-9
 ATOL = 1e-12
 MAX_VERTICES = 5000  # per layer
-VOLATILE_RUN_COLUMNS = ("run_id", "started", "finished", "plugin_version", "qgis_version")
+VOLATILE_RUN_COLUMNS = ("run_id", "started", "finished", "plugin_version", "qgis_version",
+                        "manifest")  # the manifest holds versions, the commit, the Python
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
