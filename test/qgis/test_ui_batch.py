@@ -40,7 +40,7 @@ def test_export_and_import_from_the_dock(dock, tmp_path, qgis_iface, monkeypatch
         assert dialog is not None and dialog.algorithm().id() == "geobias:exportbatch"
         dialog.close()
         params = batch.export_parameters(dock)
-        assert params["MODEL"] == "fault" and params["BASE_URL"] == fs.base_url
+        assert params["MODEL"] == fs.model_name and params["BASE_URL"] == fs.base_url
         assert (
             params["TOPICS"] == "Infant Mortality Rate"
             and params["INPUT"] == dock.area.preview_layer.source()
