@@ -8,10 +8,8 @@ symbols in that library, so there a difference is only logged.
 """
 
 import importlib
-import importlib.metadata
 import importlib.util
 import os
-import pathlib
 import re
 import sys
 
@@ -74,14 +72,31 @@ def installed_version(module, requirement):
             stem, dot, kind = name.rpartition(".")
             if kind in ("dist-info", "egg-info") and dot:
                 project = stem.split("-")[0].lower().replace("-", "_")
-                if project == wanted and os.path.isdir(os.path.join(entry, name)):
-                    version = importlib.metadata.PathDistribution(pathlib.Path(entry, name)).version
-                    if version:
-                        return version
+                version = _metadata_version(os.path.join(entry, name))
+                if project == wanted and version:
+                    return version
     try:
         return importlib.import_module(module).__version__
     except ImportError:
         return None
+
+
+def _metadata_version(folder):
+    """The Version: header of a .dist-info's METADATA or an .egg-info's PKG-INFO, or None.
+
+    Read by hand: importlib.metadata (with email) is itself a noticeable import at start.
+    """
+    for name in ("METADATA", "PKG-INFO"):
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    if not line.strip():  # the headers end at the first blank line
+                        break
+                    if line.lower().startswith("version:"):
+                        return line.split(":", 1)[1].strip()
+        except OSError:
+            continue
+    return None
 
 
 def install_hint(packages):

@@ -12,10 +12,7 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
 from .checks import bound_count, check_given_values
 from .crs import WGS84
-from .features import add_point_features
 from .parameter_help import help_texts
-from .runs import append_runs
-from .styles import save_output_styles
 
 GROUPS = {
     "survey": QT_TRANSLATE_NOOP("@default", "Rating survey"),
@@ -124,6 +121,10 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
         A GeoPackage output also gets the `runs` rows (what it measured, read by the styles'
         layer descriptions) and, with `style`, the saved styles, that one as default.
         """
+        from .features import add_point_features
+        from .runs import append_runs
+        from .styles import save_output_styles
+
         sink, dest = self.parameterAsSink(
             parameters, "OUTPUT", context, fields, QgsWkbTypes.Type.Point, WGS84
         )

@@ -4,17 +4,12 @@ layers), the card's topic entries, its GeoPackage table and JSON file, and cards
 import glob
 import os
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import QgsProcessingException
 
-from ..core.survey import benchmark
 from ..core.survey.topics import topic_names
 from ..i18n_util import message_text, tr
 from ..paths import BENCHMARK_SAMPLE_V1, RESOURCES
-from .features import as_float, read_columns
-from .metrics_table import groups
-from .progress import step_text
 
 SAMPLES = {"v1": BENCHMARK_SAMPLE_V1}
 SHIPPED_CARDS = os.path.join(RESOURCES, "benchmark", "cards")
@@ -48,6 +43,8 @@ CARD_FIELDS = {
 
 def load_sample(version):
     """The core benchmark Sample of a definitions.BENCHMARK_SAMPLES key."""
+    from ..core.survey import benchmark
+
     path = SAMPLES[version]
     if not os.path.exists(path):
         raise QgsProcessingException(
@@ -59,6 +56,7 @@ def load_sample(version):
 def sample_facts(version, sample, topics):
     """The facts fields of a runs row for what is measured on a benchmark sample: the world
     (the sample's points) as study area, and the truth the sample ships for these topics."""
+    from ..core.survey import benchmark
     from .run_facts import layer_field, study_area
 
     area = study_area(tr("the world (benchmark sample {v}, {n} points)").format(
@@ -71,6 +69,8 @@ def sample_facts(version, sample, topics):
 def sample_truth(sample, topic):
     """(truth, its units) of `topic` on the sample's points, or (None, None): the truth the
     sample ships (infant mortality, population density by country)."""
+    from ..core.survey import benchmark
+
     name = benchmark.SAMPLE_TRUTH.get(topic)
     if name is None or name not in sample.fields:
         return None, None
@@ -79,6 +79,8 @@ def sample_truth(sample, topic):
 
 def unit_codes(units):
     """Country codes as the integers of a rated layer's truth_unit (NaN at sea)."""
+    import numpy as np
+
     labels, codes = np.unique(np.asarray(units, dtype=str), return_inverse=True)
     codes = codes.astype(float)
     if "" in labels:
@@ -90,6 +92,12 @@ def ratings_from_layers(layers, sample, context, feedback):
     """({topic: {"scores", "answered", "failed", "score_kind"}}, model) of rated layers placed
     on the sample's points by their coordinates (NaN where a point was not rated). One model:
     a card is one model's."""
+    import numpy as np
+
+    from ..core.survey import benchmark
+    from .features import as_float, read_columns
+    from .metrics_table import groups
+
     by_topic, models = {}, set()
     for layer in layers:
         names = ["model", "topic", "score_kind", "answered", "failed", "score"]
@@ -150,6 +158,9 @@ def ratings_from_layers(layers, sample, context, feedback):
 
 def topic_entries(by_topic, sample, n_boot, seed, feedback):
     """The card's entries, one per topic: {topic: placed ratings} on the rated points only."""
+    from ..core.survey import benchmark
+    from .progress import step_text
+
     entries = []
     for k, (topic, placed) in enumerate(by_topic.items()):
         step_text(feedback, tr("Card: metrics and GeoBS scores of {topic}…").format(
@@ -190,6 +201,8 @@ def card_rows(card):
 
 def write_json(path, card):
     """Write the card's JSON file (folders made as needed)."""
+    from ..core.survey import benchmark
+
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(benchmark.card_json(card))
@@ -199,6 +212,8 @@ def write_json(path, card):
 
 def read_cards(paths, parameter="CARDS"):
     """Cards read from JSON files; a file that is no card is an error naming `parameter`."""
+    from ..core.survey import benchmark
+
     cards = []
     for path in paths:
         try:

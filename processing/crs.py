@@ -1,7 +1,5 @@
 """Coordinate reference systems: transforms to lon/lat, and regions taken to lon/lat whole."""
 
-import numpy as np
-from osgeo import osr
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
@@ -10,7 +8,6 @@ from qgis.core import (
     QgsProject,
 )
 
-from ..core.geo import geometry
 from ..i18n_util import tr
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
@@ -26,6 +23,8 @@ def to_wgs84(crs, context=None):
 
 def _osr(crs):
     """An osr SpatialReference (x/y = lon/lat order) for a QgsCoordinateReferenceSystem."""
+    from osgeo import osr
+
     srs = osr.SpatialReference()
     if srs.ImportFromWkt(crs.toWkt(QgsCoordinateReferenceSystem.WktVariant.WKT_PREFERRED)) != 0:
         srs.ImportFromProj4(crs.toProj())
@@ -35,6 +34,8 @@ def _osr(crs):
 
 def _transform_arrays(ct, x, y):
     """Vectorised osr transform; points it cannot transform come back NaN."""
+    import numpy as np
+
     pts = np.column_stack([x, y, np.zeros(len(x))])
     try:
         out = np.asarray(ct.TransformPoints(pts), float)
@@ -53,6 +54,10 @@ def lonlat_region(region, crs):
     """A shapely (Multi)Polygon in `crs` as a lon/lat region: densified, split at ±180 and with
     polar caps closed (core.regions), so areas across the antimeridian or around a pole keep
     their shape."""
+    import numpy as np
+    from osgeo import osr
+
+    from ..core.geo import geometry
     from ..core.geo.regions import region_to_lonlat
 
     srs = _osr(crs)
@@ -75,6 +80,8 @@ def lonlat_region(region, crs):
 def lonlat_geometry(geom, crs):
     """A polygon QgsGeometry in `crs` as a lon/lat QgsGeometry through lonlat_region, so an area
     drawn or viewed on a polar or Pacific-centred map keeps its shape (the dock's areas)."""
+    from ..core.geo import geometry
+
     crs = crs if crs.isValid() else QgsCoordinateReferenceSystem("EPSG:4326")
     region = lonlat_region(geometry.from_wkb(bytes(geom.asWkb())), crs)
     out = QgsGeometry()

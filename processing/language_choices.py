@@ -10,11 +10,8 @@ the language's code.
 import os
 from functools import lru_cache
 
-import numpy as np
 from qgis.core import QgsApplication, QgsFeatureRequest, QgsVectorLayer
 
-from ..core.survey import languages as core_languages
-from ..core.survey.languages import DEFAULT_LANGUAGE
 from ..paths import COUNTRIES
 from .definitions import Choices
 
@@ -43,6 +40,8 @@ def user_folder(create=True):
 
 def register_user_folder():
     """Read language files from the user's folder too (at plugin load); returns the folder."""
+    from ..core.survey import languages as core_languages
+
     folder = user_folder()
     core_languages.add_folder(folder)
     return folder
@@ -63,6 +62,9 @@ def language_choices(errors=None):
     user's folder never moves a bundled language's position. A broken user file is left out
     (its message appended to `errors` when given).
     """
+    from ..core.survey import languages as core_languages
+    from ..core.survey.languages import DEFAULT_LANGUAGE
+
     found = core_languages.load_languages(errors=errors if errors is not None else [])
     bundled = {p.stem for p in core_languages.BUNDLED_DIR.glob("*.json")}
     order = sorted(found, key=lambda c: (c not in bundled, c != DEFAULT_LANGUAGE, c))
@@ -72,12 +74,16 @@ def language_choices(errors=None):
 
 def tagged(languages):
     """Whether a run's outputs carry the language: any run but an English-only one."""
+    from ..core.survey.languages import DEFAULT_LANGUAGE
+
     return list(languages) != [DEFAULT_LANGUAGE]
 
 
 def countries_of(lon, lat, path=COUNTRIES):
     """Each point's country (ISO 3166 alpha-2 of the bundled countries layer, "" at sea or
     where the layer gives none), by point-in-polygon; a point on a border takes the first."""
+    import numpy as np
+
     from ..core.geo import geometry
 
     lon, lat = np.asarray(lon, float), np.asarray(lat, float)
@@ -97,6 +103,8 @@ def countries_of(lon, lat, path=COUNTRIES):
 @lru_cache(maxsize=2)
 def _countries(path):
     """(shapely polygons, their alpha-2 codes) of a countries layer in EPSG:4326."""
+    import numpy as np
+
     from ..core.geo import geometry
 
     layer = QgsVectorLayer(path, "countries", "ogr")

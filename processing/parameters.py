@@ -47,7 +47,6 @@ from .definitions import (
     SCORE_KINDS,
     STATISTICS,
 )
-from .features import extent_region, numeric_field, region_geometry
 from .run_facts import layer_field, layer_label, region_description, study_area
 
 INPUT = "INPUT"
@@ -185,6 +184,8 @@ class SamplingParameters:
     @classmethod
     def read_region(cls, alg, parameters, context, feedback):
         """The region as a lon/lat shapely geometry (None: the whole world)."""
+        from .features import extent_region, region_geometry
+
         source = alg.parameterAsSource(parameters, cls.REGION, context)
         if source is not None:
             return region_geometry(source, context, feedback)
@@ -732,6 +733,8 @@ class AnchorParameters:
     @classmethod
     def read(cls, alg, parameters, context):
         """The anchor, checked before any work: given once, with a numeric field."""
+        from .features import numeric_field
+
         message = cls.two_anchors_message(parameters)
         if message:
             raise QgsProcessingException(message)

@@ -23,11 +23,10 @@ Distances are kilometres on a sphere of radius ``EARTH_RADIUS_KM`` and grid cell
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy.spatial import cKDTree
-
-from ..geo.sampling import EARTH_RADIUS_KM, km_to_chord, lonlat_to_xyz
+if TYPE_CHECKING:  # numpy, scipy and shapely are imported where scores are computed
+    import numpy as np
 
 __all__ = [
     "RANK_ERROR_EDGES",
@@ -55,6 +54,8 @@ RANK_ERROR_EDGES = (-0.25, 0.0, 0.25)
 
 def km_from_radians(angle) -> float:
     """Great-circle km for an angle in radians of arc (the unit GeoBS and PyGBS state)."""
+    from ..geo.sampling import EARTH_RADIUS_KM
+
     return float(angle) * EARTH_RADIUS_KM
 
 
@@ -69,6 +70,8 @@ def bin_errors(errors, edges=RANK_ERROR_EDGES) -> np.ndarray:
     which is reserved for background points. M must be even (an odd M would code its middle
     class 0).
     """
+    import numpy as np
+
     edges = np.asarray(edges, dtype=float).ravel()
     if len(edges) % 2 == 0:
         raise ValueError(f"{len(edges)} edges give {len(edges) + 1} classes: use an even number")
@@ -84,6 +87,8 @@ def bin_errors(errors, edges=RANK_ERROR_EDGES) -> np.ndarray:
 
 def hit_miss(hit) -> np.ndarray:
     """+1 for a hit, -1 for a miss (PyGBS's coding of hit@k); NaN where `hit` is NaN."""
+    import numpy as np
+
     h = np.asarray(hit, dtype=float).ravel()
     return np.where(np.isnan(h), np.nan, np.where(h > 0, 1.0, -1.0))
 
@@ -94,6 +99,11 @@ def hit_miss(hit) -> np.ndarray:
 def neighbour_pairs(lon, lat, radius_km: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(centre, neighbour, km) for every ordered pair of points within `radius_km`, self pairs
     included, in no particular order (great-circle, via a chord kd-tree on unit vectors)."""
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from ..geo.sampling import EARTH_RADIUS_KM, km_to_chord, lonlat_to_xyz
+
     xyz = lonlat_to_xyz(lon, lat).reshape(-1, 3)
     n = len(xyz)
     half = cKDTree(xyz).query_pairs(float(km_to_chord(radius_km)), output_type="ndarray")
@@ -109,6 +119,8 @@ def _bearings(lon_c, lat_c, xyz, i, j) -> np.ndarray:
     """Initial bearing from centre i (at lon_c, lat_c) to point j (unit vectors `xyz`) in
     radians, clockwise from north, in [0, 2 pi): the direction of j's unit vector in the tangent
     plane (east, north) at i."""
+    import numpy as np
+
     lo, la = np.radians(lon_c), np.radians(lat_c)
     sin_lo, cos_lo, sin_la = np.sin(lo), np.cos(lo), np.sin(la)
     xj, yj = xyz[j, 0], xyz[j, 1]
@@ -119,11 +131,17 @@ def _bearings(lon_c, lat_c, xyz, i, j) -> np.ndarray:
 
 def _spatial_order(lon, lat) -> np.ndarray:
     """A permutation putting nearby points next to each other (a kd-tree's leaf order)."""
+    from scipy.spatial import cKDTree
+
+    from ..geo.sampling import lonlat_to_xyz
+
     return cKDTree(lonlat_to_xyz(lon, lat).reshape(-1, 3)).indices
 
 
 def _clean(lon, lat, values):
     """Float arrays of the points that have coordinates and a value, and their indices."""
+    import numpy as np
+
     lon, lat, v = (np.asarray(a, dtype=float).ravel() for a in (lon, lat, values))
     if not (len(lon) == len(lat) == len(v)):
         raise ValueError(f"lon, lat and values differ in length: {len(lon)}, {len(lat)}, {len(v)}")
@@ -141,6 +159,11 @@ def _neighbour_blocks(xyz, radius_km: float):
     centre (local index i = c - c0) and a point j within `radius_km` (self included), with
     its great-circle km from the kd-tree's chord (the same as :func:`neighbour_pairs`'s).
     Blocks grow or shrink to about BLOCK_PAIRS pairs."""
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from ..geo.sampling import EARTH_RADIUS_KM, km_to_chord
+
     n = len(xyz)
     tree = cKDTree(xyz)
     chord = float(km_to_chord(radius_km))
@@ -183,6 +206,10 @@ def _part_ids(kind, size, lon_c, lat_c, start_c, lon, lat, xyz, i, j, km, radius
     """Part of each pair (centre i, neighbour j) in the centre's partition (-1: none), and how
     many part ids a centre can have. Centres are indexed in `lon_c`, `lat_c`, `start_c`
     (bearing of the first sector, degrees), neighbours in `lon`, `lat`, `xyz`."""
+    import numpy as np
+
+    from ..geo.sampling import EARTH_RADIUS_KM
+
     if kind == "lag":
         n_part = int(np.floor(radius_km / size)) + 1
         return np.minimum(np.floor(km / size).astype(np.int64), n_part - 1), n_part
@@ -217,6 +244,8 @@ def _part_ids(kind, size, lon_c, lat_c, start_c, lon, lat, xyz, i, j, km, radius
 def _part_counts(i, part, n_part, cls, n, m):
     """Class counts (parts x m) of every part id, and each part's centre. `n_part` is the
     number of part ids per centre, or (offset, count) per centre for globally numbered ids."""
+    import numpy as np
+
     if isinstance(n_part, tuple):
         offset, count = n_part
         key, total = part, int(count.sum())
@@ -237,6 +266,8 @@ def _local_sri(kind, size, start, lon, lat, xyz, cls_j, total, block, radius_km,
     """(local SRI, number of parts) of the centres of one block (c0, c1, i, j, km) of
     :func:`_neighbour_blocks`, given the neighbours' classes `cls_j` and the class counts of
     each neighbourhood `total` (centres x classes)."""
+    import numpy as np
+
     c0, c1, i, j, km = block
     nc, m = total.shape
     size_i = total.sum(axis=1)
@@ -266,6 +297,10 @@ def _sris(partitions, lon, lat, values, radius_km, min_points, divergence, smoot
     """SRIResults of several partitions (kind, size, start) of the same neighbourhoods, block
     by block of centres (one neighbour search for all). `pairs` (of :func:`neighbour_pairs`
     on these points, all with a value, in this order) replaces the search."""
+    import numpy as np
+
+    from ..geo.sampling import lonlat_to_xyz
+
     if radius_km <= 0 or any(size <= 0 for _k, size, _s in partitions):
         raise ValueError("radius and partition size must be positive")
     if divergence not in ("local||global", "global||local"):
@@ -412,6 +447,8 @@ class SSIResult:
 
 def _ring_counts(spacing_km: np.ndarray, radius_km: float, last_ring: str):
     """(rings, background points) per centre of :func:`_rings`."""
+    import numpy as np
+
     ratio = radius_km / spacing_km
     if last_ring == "inside":
         n_rings = np.floor(ratio + 1e-9).astype(np.int64)
@@ -429,6 +466,8 @@ def _rings(spacing_km: np.ndarray, radius_km: float, last_ring: str):
     ceil(2 pi r) points evenly spaced in bearing from north, up to the radius ("inside") or, as
     PyGBS, to the first ring at or beyond it ("beyond"). Returns the owner (centre) index, km
     from the centre and bearing (radians) of every background point, and the count per centre."""
+    import numpy as np
+
     n_rings, per_centre = _ring_counts(spacing_km, radius_km, last_ring)
     ring = np.arange(1, int(n_rings.max()) + 1 if len(n_rings) else 1)
     per_ring = np.ceil(2 * np.pi * ring).astype(np.int64)
@@ -446,6 +485,10 @@ def _destination(xyz_c: np.ndarray, owner: np.ndarray, km: np.ndarray,
                  bearing: np.ndarray) -> np.ndarray:  # fmt: skip
     """Unit vectors at `km` (great-circle) along `bearing` from the centres `xyz_c[owner]`
     (the tangent directions are computed once per centre)."""
+    import numpy as np
+
+    from ..geo.sampling import EARTH_RADIUS_KM
+
     x, y = xyz_c[:, 0], xyz_c[:, 1]
     norm = np.hypot(x, y)
     pole = norm < 1e-12  # at a pole any east will do
@@ -461,6 +504,8 @@ def _destination(xyz_c: np.ndarray, owner: np.ndarray, km: np.ndarray,
 def _exact_moments(n, k, m2, m4, s1, s2):
     """Mean and deviation of the unscaled Moran's I over random permutations of the values
     (Cliff & Ord 1981, randomisation), per neighbourhood: I~ = S0 m2 I with S0 = n k."""
+    import numpy as np
+
     s0 = n * k
     ei = -1.0 / (n - 1)
     b2 = m4 / (m2 * m2)
@@ -479,6 +524,8 @@ def _wang2024_moments(codes, counts, k):
     sum_{p!=q; p,q!=r} ((c_p - c_r)(c_q - c_r))^2 n_min (k n_max / N)(1 - k n_max / N)
     + sum_{p!=r} (c_p - c_r)^4 2 (n_p - 1)(k n_p / N)(1 - k (2 n_p - 1) / (3 N)),
     where a_p = c_p - xbar. `counts` is (groups, classes) for the class `codes`."""
+    import numpy as np
+
     n = counts.sum(axis=1, keepdims=True)
     xbar = (counts * codes).sum(axis=1, keepdims=True) / n
     a = codes[None, :] - xbar  # (g, M)
@@ -510,6 +557,8 @@ def _wang2024_moments(codes, counts, k):
 def _tie_key(dist: np.ndarray) -> np.ndarray:
     """Chord distances (at most 2 within a neighbourhood) quantised to 1e-9 of that diameter:
     distances equal to that precision are ties (infinite ones stay infinite)."""
+    import numpy as np
+
     with np.errstate(invalid="ignore"):
         tie = np.round(dist * (1e9 / 2.0))
     return np.where(np.isfinite(tie), tie, np.inf)
@@ -524,6 +573,9 @@ def _knn(pts: np.ndarray, k: int, sizes=None) -> np.ndarray:
 
     The k + 1 nearest other points settle a row unless the k-th and the (k+1)-th tie; those
     rows are asked again for 4 more, and the few whose tie runs further, for all it holds."""
+    import numpy as np
+    from scipy.spatial import cKDTree
+
     t = len(pts)
     sizes = np.array([t]) if sizes is None else np.asarray(sizes, dtype=np.int64)
     starts = np.cumsum(sizes) - sizes
@@ -551,6 +603,8 @@ def _knn(pts: np.ndarray, k: int, sizes=None) -> np.ndarray:
 def _group_query(trees, pts, starts, sizes, rows, n_ask):
     """(distances, indices) of the `n_ask` nearest points of each row's own group (rows in
     increasing order); missing neighbours (a small group) are at infinity with index len(pts)."""
+    import numpy as np
+
     dist = np.full((len(rows), n_ask), np.inf)
     idx = np.full((len(rows), n_ask), len(pts), dtype=np.int64)
     group = np.searchsorted(starts, rows, side="right") - 1
@@ -565,6 +619,8 @@ def _group_query(trees, pts, starts, sizes, rows, n_ask):
 
 def _first_others(dist, idx, rows, k):
     """The first k indices other than the row's own, sorted by (tie key, index)."""
+    import numpy as np
+
     idx = np.take_along_axis(idx, np.lexsort((idx, _tie_key(dist)), axis=-1), axis=1)
     own = idx == rows[:, None]
     return idx[~own & (np.cumsum(~own, axis=1) <= k)].reshape(len(rows), k)
@@ -575,6 +631,8 @@ BLOCK_POINTS = 65_536  # observed and background points per block of SSI neighbo
 
 def _blocks(weights, limit: int) -> list:
     """Consecutive (start, stop) ranges of items whose `weights` add up to about `limit`."""
+    import numpy as np
+
     weights = np.asarray(weights, dtype=np.int64)
     block = (np.cumsum(weights) - weights) // max(int(limit), 1)
     cuts = np.flatnonzero(np.diff(block)) + 1
@@ -585,6 +643,8 @@ def _blocks(weights, limit: int) -> list:
 def _ssi_block(xyz, v, chosen, members, spacing, radius_km, last_ring, k, moments, codes):
     """(SSI, z, evaluated) of the neighbourhoods of the centres `chosen`, whose observed
     points are `members` (indices, nearest first) and background ring spacing `spacing`."""
+    import numpy as np
+
     g = len(chosen)
     sizes = np.array([len(mb) for mb in members], dtype=np.int64)
     owner, bkm, bbear, _ = _rings(spacing, radius_km, last_ring)
@@ -663,6 +723,11 @@ def ssi(lon, lat, values=None, radius_km: float = 1500.0, k: int = 4, density="a
     floors the probability at 1e-256. GeoBias follows the paper and the tables
     (docs/method.md, "GeoBS scores").
     """
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from ..geo.sampling import EARTH_RADIUS_KM, km_to_chord, lonlat_to_xyz
+
     marked = values is not None
     if not marked:
         values = np.ones(len(np.asarray(lon).ravel()))
@@ -773,6 +838,11 @@ def scaled_settings(lon, lat, neighbours: int = 82, base: GeoBSSettings | None =
     nearest (at most a fifth of the points, at least 10), cells and lags keep their ratio to
     it (10 deg and 500 km at 1,500 km). On the card's 2,000 world points 82 neighbours give
     about the card's 1,500 km; a regional survey gets regional neighbourhoods."""
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    from ..geo.sampling import EARTH_RADIUS_KM, lonlat_to_xyz
+
     base = base or GeoBSSettings()
     lon, lat = (np.asarray(a, dtype=float).ravel() for a in (lon, lat))
     ok = np.isfinite(lon) & np.isfinite(lat)
@@ -802,6 +872,7 @@ class GeoBSScores:
 
     def summary(self) -> dict:
         """The four scores and their evaluated-centre counts (NaN as None), for tables/JSON."""
+        import numpy as np
 
         def num(x):
             return None if x is None or not np.isfinite(x) else float(x)

@@ -16,10 +16,13 @@ import json
 import os
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..engine.cache import SurveyCache
-from ..engine.chat import ChatClient, Endpoint, normalise_base_url
 from ..messages import Message
+
+if TYPE_CHECKING:  # the network is imported where requests are written: loading needs none
+    from ..engine.cache import SurveyCache
+    from ..engine.chat import Endpoint
 
 BATCH_URL = "/v1/chat/completions"
 MAX_REQUESTS = 50_000  # requests per input file (OpenAI Batch API)
@@ -50,6 +53,7 @@ class BatchImport:
 
 def pending_requests(spec, gazetteer, cache: SurveyCache) -> list[tuple[Endpoint, str, dict]]:
     """(endpoint, cache key, body) of every request of the survey not answered yet, no repeats."""
+    from ..engine.chat import ChatClient
     from .run import _language, _plan
 
     out, seen = [], set()
@@ -83,6 +87,8 @@ def write_batches(
 ) -> list[BatchFile]:
     """Write requests as Batch JSONL: one series of files per endpoint and model, each file at
     most `max_requests` lines and `max_bytes` bytes, named <stem>-<model>-<part>.jsonl."""
+    from ..engine.chat import normalise_base_url
+
     if max_requests < 1 or max_bytes < 1:
         raise ValueError(Message("batch.caps"))
     groups: dict[tuple[str, str], list[tuple[str, dict]]] = {}

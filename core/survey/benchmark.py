@@ -24,11 +24,14 @@ import json
 import math
 import sqlite3
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..stats import geobs, metrics
 from .topics import get_topic, topic_names
+
+if TYPE_CHECKING:  # imported where a card is built: loading GeoBias needs none
+    import numpy as np
+
+    from ..stats import geobs, metrics
 
 __all__ = [
     "ANCHOR_NAME",
@@ -83,6 +86,8 @@ class Sample:
 
 def read_sample(path: str) -> Sample:
     """Read a benchmark sample GeoPackage (layer `points`, table `sample_info`) with sqlite3."""
+    import numpy as np
+
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         info = dict(con.execute("SELECT key, value FROM sample_info").fetchall())
@@ -106,6 +111,8 @@ def read_sample(path: str) -> Sample:
 def on_sample(sample: Sample, lon, lat, values, decimals: int = 5) -> np.ndarray:
     """`values` given at (lon, lat) placed on the sample's points (NaN where none is given),
     matching coordinates rounded to `decimals` degrees; a point given twice is an error."""
+    import numpy as np
+
     key = {
         (round(float(x), decimals), round(float(y), decimals)): i
         for i, (x, y) in enumerate(zip(sample.lon, sample.lat))
@@ -145,6 +152,10 @@ def topic_entry(topic: str, ratings, lon, lat, truth=None, anchor=None, truth_un
     `truth` and `anchor`, and, where truth is given, the GeoBS scores of the rank errors binned
     into core.geobs.RANK_ERROR_EDGES classes. `scores` (the ratings on every sample point, NaN
     where not rated) are kept in the entry, rounded to 6 decimals."""
+    import numpy as np
+
+    from ..stats import geobs, metrics
+
     s = metrics.summarize(
         ratings, truth=truth, anchor=anchor, n_boot=n_boot, seed=seed, answered=answered,
         failed=failed, truth_units=truth_units,
@@ -235,6 +246,7 @@ def build_card(model: str, endpoint: str, topics: list, sample: Sample, prompt_p
 
 def card_json(card: dict) -> str:
     """The card as JSON text (NaN written as null)."""
+    import numpy as np
 
     def clean(x):
         if isinstance(x, dict):
@@ -268,6 +280,8 @@ def read_card(path: str) -> dict:
 def card_scores(card: dict, topic: str) -> np.ndarray | None:
     """A topic's per-point scores on the card's sample (NaN = not rated), or None when the
     card has no such topic or kept no scores."""
+    import numpy as np
+
     entry = next((t for t in card["topics"] if t["topic"] == topic), None)
     if entry is None or entry.get("scores") is None:
         return None

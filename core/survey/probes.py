@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..engine.cache import SurveyCache
-from ..engine.chat import ChatClient, Endpoint
 from ..messages import Message
-from ..stats.metrics import spearman
 from .ratings import is_refusal
-from .run import RunStats, run_requests
+
+if TYPE_CHECKING:  # the science and the network are imported where a probe runs
+    from ..engine.cache import SurveyCache
+    from ..engine.chat import Endpoint
+    from .run import RunStats
 
 # The paper's prompt and completions, as it gives them.
 CHOICE_TEMPLATE = (
@@ -146,10 +147,14 @@ class ChoiceResult:
 
     @property
     def share_a(self) -> float:
+        import numpy as np
+
         return self.n_a / self.n if self.n else np.nan
 
     @property
     def share_b(self) -> float:
+        import numpy as np
+
         return self.n_b / self.n if self.n else np.nan
 
 
@@ -184,6 +189,8 @@ def country_patterns(names) -> list[tuple[str, re.Pattern]]:
 def countries_in(text: str | None, patterns) -> list[str]:
     """The countries a text names, each once, in order of first mention; an overlapping
     shorter name ("Guinea" inside "Papua New Guinea") does not count."""
+    import numpy as np
+
     text = text or ""
     taken = np.zeros(len(text) + 1, dtype=bool)
     found: dict[str, int] = {}
@@ -212,6 +219,10 @@ class MentionSummary:
 def summarize_mentions(counts, survival, imr) -> MentionSummary:
     """From per-country arrays: mention counts, infant survival and infant mortality; `reason`
     says why a number is NaN (no country named, every country named, no infant mortality)."""
+    import numpy as np
+
+    from ..stats.metrics import spearman
+
     counts = np.asarray(counts, float)
     survival, imr = np.asarray(survival, float), np.asarray(imr, float)
     has = np.isfinite(imr)
@@ -238,19 +249,27 @@ def summarize_mentions(counts, survival, imr) -> MentionSummary:
                           median(np.ones(len(imr), bool)), "; ".join(reasons))  # fmt: skip
 
 
-class SampleClient(ChatClient):
-    """A client whose request bodies carry a sample index: each sample is its own cache
-    entry. The index is taken out of what is sent."""
+@cache
+def _sample_client_class():
+    """SampleClient, defined on first use: its base ChatClient brings requests, which loading
+    GeoBias must not import."""
+    from ..engine.chat import ChatClient
 
-    def __init__(self, endpoint: Endpoint, sample: int, **kwargs):
-        super().__init__(endpoint, **kwargs)
-        self.sample = sample
+    class SampleClient(ChatClient):
+        """A client whose request bodies carry a sample index: each sample is its own cache
+        entry. The index is taken out of what is sent."""
 
-    def request_body(self, prompt: str, answer_format=None) -> dict:
-        return dict(super().request_body(prompt, answer_format), sample=self.sample)
+        def __init__(self, endpoint: Endpoint, sample: int, **kwargs):
+            super().__init__(endpoint, **kwargs)
+            self.sample = sample
 
-    def _wire_body(self, body: dict) -> dict:
-        return {k: v for k, v in super()._wire_body(body).items() if k != "sample"}
+        def request_body(self, prompt: str, answer_format=None) -> dict:
+            return dict(super().request_body(prompt, answer_format), sample=self.sample)
+
+        def _wire_body(self, body: dict) -> dict:
+            return {k: v for k, v in super()._wire_body(body).items() if k != "sample"}
+
+    return SampleClient
 
 
 def probe_endpoint(endpoint: Endpoint, temperature: float, max_tokens: int) -> Endpoint:
@@ -265,11 +284,13 @@ def sample_completions(
     progress=None, is_cancelled=None,
 ):  # fmt: skip
     """texts[i][s]: the completion of prompt i in sample s (None where the request failed)."""
+    from .run import run_requests
+
     texts = [[None] * n_samples for _ in prompts]
     for s in range(n_samples):
         if is_cancelled is not None and is_cancelled():
             break
-        client = SampleClient(endpoint, s)
+        client = _sample_client_class()(endpoint, s)
         try:
             results = run_requests(list(prompts), endpoint, cache, client=client, stats=stats,
                                    is_cancelled=is_cancelled, offset=s * len(prompts),
@@ -279,3 +300,10 @@ def sample_completions(
         for i, r in enumerate(results):
             texts[i][s] = r.completion.text if r.completion is not None else None
     return texts
+
+
+def __getattr__(name):
+    """`SampleClient` as a module attribute, built on first use (PEP 562)."""
+    if name == "SampleClient":
+        return _sample_client_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,8 +4,6 @@ import json
 import string
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..messages import Message
 from ..wording import listing
 
@@ -247,6 +245,8 @@ def describe_points(gazetteer, lon, lat, address: bool = True, nearby: bool = Tr
 def point_descriptions(lon, lat, template: PromptTemplate, gazetteer):
     """(lon, lat, addresses, nearby texts) of points (lon/lat arrays), asking the gazetteer only
     for what `template` uses ("" where it uses neither)."""
+    import numpy as np
+
     lon = np.atleast_1d(np.asarray(lon, dtype=float))
     lat = np.atleast_1d(np.asarray(lat, dtype=float))
     if lon.shape != lat.shape or lon.ndim != 1:

@@ -7,12 +7,14 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..messages import Message
 from ..wording import listing
 from .numerals import DECIMAL_MARKS, normalise
+
+if TYPE_CHECKING:  # numpy is imported where values are read: loading GeoBias needs none
+    import numpy as np
 
 # "My answer is 7.5." with tolerance for case, extra spaces, markdown bold and quotes. "10" or
 # "10.0" in this explicit format is the top of the scale and reads as 9.9 (TOP_OF_SCALE).
@@ -473,6 +475,8 @@ PAPER_SCALE = (0.0, 9.9)
 
 def outside_scale(values, lo: float = PAPER_SCALE[0], hi: float = PAPER_SCALE[1]) -> np.ndarray:
     """Mask of finite ratings outside [lo, hi] (a tolerance of 1e-9 for rounding)."""
+    import numpy as np
+
     v = np.asarray(values, dtype=float)
     with np.errstate(invalid="ignore"):
         return np.isfinite(v) & ((v < lo - 1e-9) | (v > hi + 1e-9))
@@ -480,6 +484,8 @@ def outside_scale(values, lo: float = PAPER_SCALE[0], hi: float = PAPER_SCALE[1]
 
 def to_paper_scale(values, lo: float, hi: float) -> np.ndarray:
     """Ratings given on [lo, hi] mapped linearly onto the paper's 0.0-9.9 (MAD compares then)."""
+    import numpy as np
+
     if not hi > lo:
         raise ValueError(Message("ratings.scale", lo=lo, hi=hi))
     v = np.asarray(values, dtype=float)
@@ -520,6 +526,8 @@ def read_ratings_table(
     path: str, lat: str = "Latitude", lon: str = "Longitude", value: str = "Predictions"
 ) -> dict[str, np.ndarray]:
     """A model's recorded ratings from a CSV ({"lat","lon","value"}); empty values are NaN."""
+    import numpy as np
+
     with open(path, newline="", encoding="utf-8-sig") as f:
         sample = f.read(4096)
         f.seek(0)

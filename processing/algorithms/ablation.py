@@ -2,7 +2,6 @@
 
 from dataclasses import replace
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
@@ -16,16 +15,10 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
 )
 
-from ...core.stats.metrics import spearman
-from ...core.survey.comparisons import change_from, pivot, to_markdown
 from ...core.survey.prompts import PRESETS
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..comparison_layers import pivot_fields, pivot_rows, write_markdown_beside
 from ..definitions import ABLATION_VARIANTS
-from ..endpoints import running_endpoint
-from ..features import polygon_field_values
-from ..gpkg import write_table
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
@@ -34,18 +27,6 @@ from ..parameters import (
     TruthParameters,
     add_endpoint_parameters,
 )
-from ..rating import (
-    input_facts,
-    load_outputs,
-    load_tables,
-    rate,
-    read_points,
-    score_kinds,
-    total_stats,
-    write_rated,
-)
-from ..runs import append_runs, language_records, now, run_record
-from ..truth import anchor_values, truth_columns
 
 VARIANTS = ABLATION_VARIANTS.keys
 WHOLE = ABLATION_VARIANTS.default
@@ -74,6 +55,10 @@ def variant_rows(variant, rated, reference, n_boot, seed):
     `rated` is rating.rate()'s {(topic, language): columns}; `reference` maps a topic to
     (values, units, name): the ground truth for truth topics, the anchor for the others.
     """
+    import numpy as np
+
+    from ...core.stats.metrics import spearman
+
     rows = []
     for (topic, code), cols in rated.items():
         ref = reference.get(topic)
@@ -115,6 +100,8 @@ def add_changes(rows):
 
 def ablation_tables(rows, variants):
     """Per score kind: the Table 1/2 pivot (topics x variants) and its change from WHOLE."""
+    from ...core.survey.comparisons import change_from, pivot
+
     out = {}
     for kind in SCORES:
         # In several languages a row is a topic in one language: "Infant Mortality Rate [fr]".
@@ -183,6 +170,26 @@ class AblationAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_CACHED", tr("Answers from the cache")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.survey.comparisons import to_markdown
+        from ..comparison_layers import pivot_fields, pivot_rows, write_markdown_beside
+        from ..endpoints import running_endpoint
+        from ..features import polygon_field_values
+        from ..gpkg import write_table
+        from ..rating import (
+            input_facts,
+            load_outputs,
+            load_tables,
+            rate,
+            read_points,
+            score_kinds,
+            total_stats,
+            write_rated,
+        )
+        from ..runs import append_runs, language_records, now, run_record
+        from ..truth import anchor_values, truth_columns
+
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
         connection = ConnectionParameters.read(self, parameters, context)

@@ -1,6 +1,5 @@
 """geobias:aggregatetopolygons — rated points summarised per census unit (any polygon layer)."""
 
-import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -11,16 +10,8 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.geo.geometry import polygons_hit
-from ...core.stats.aggregate import aggregate_units, first_unit
-from ...core.stats.metrics import fractional_rank
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..features import as_float, numeric_field
-from ..metrics_table import groups
-from ..overlay_styles import save_overlay_styles, style_overlay_output
-from ..runs import layer_language, now, record_derived
-from ..units import extended_fields, points_in_crs, unit_polygons, write_units
 
 # The fields added to each unit (a public contract, listed in README's algorithm table).
 UNIT_FIELDS = {
@@ -81,6 +72,17 @@ class AggregateToPolygonsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_OUTSIDE", tr("Points in no unit")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.geo.geometry import polygons_hit
+        from ...core.stats.aggregate import aggregate_units, first_unit
+        from ...core.stats.metrics import fractional_rank
+        from ..features import as_float, numeric_field
+        from ..metrics_table import groups
+        from ..overlay_styles import save_overlay_styles, style_overlay_output
+        from ..runs import layer_language, now, record_derived
+        from ..units import extended_fields, points_in_crs, unit_polygons, write_units
+
         started = now()
         points = self.parameterAsSource(parameters, "INPUT", context)
         polygons = self.parameterAsSource(parameters, "POLYGONS", context)

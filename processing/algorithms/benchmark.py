@@ -1,7 +1,6 @@
 """geobias:benchmark — the benchmark card: the fixed world sample x the paper's topics x one
 model, as one GeoPackage, a JSON card and a PDF page."""
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
@@ -15,44 +14,15 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.survey import benchmark
-from ...core.survey.languages import DEFAULT_LANGUAGE
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..card import (
-    ALL_TOPICS,
-    CARD_FIELDS,
-    card_rows,
-    load_sample,
-    ratings_from_layers,
-    sample_facts,
-    sample_truth,
-    topic_entries,
-    unit_codes,
-    write_json,
-)
-from ..card_page import write_card_pdf
 from ..definitions import BENCHMARK_SAMPLES
-from ..endpoints import running_endpoint
-from ..gpkg import write_table
 from ..parameters import (
     BootstrapParameters,
     ConnectionParameters,
     PromptParameters,
     add_endpoint_parameters,
 )
-from ..progress import step_text
-from ..rating import load_outputs, rate, rated_columns, score_kinds, total_stats, write_rated
-from ..runs import (
-    append_runs,
-    layer_language,
-    now,
-    plugin_version,
-    run_info,
-    run_record,
-    stats_fields,
-)
-from ..truth import truth_columns
 
 INFO_FIELDS = {"key": ogr.OFTString, "value": ogr.OFTString}
 
@@ -83,6 +53,8 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
+        from ..card import ALL_TOPICS
+
         self.addParameter(
             QgsProcessingParameterEnum(
                 "SAMPLE", tr("Benchmark sample"), BENCHMARK_SAMPLES.labels(),
@@ -126,6 +98,34 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("MODEL", tr("Model of the card")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.survey import benchmark
+        from ...core.survey.languages import DEFAULT_LANGUAGE
+        from ..card import (
+            CARD_FIELDS,
+            card_rows,
+            load_sample,
+            ratings_from_layers,
+            sample_facts,
+            topic_entries,
+            write_json,
+        )
+        from ..card_page import write_card_pdf
+        from ..endpoints import running_endpoint
+        from ..gpkg import write_table
+        from ..progress import step_text
+        from ..rating import load_outputs, rate, score_kinds, total_stats, write_rated
+        from ..runs import (
+            append_runs,
+            layer_language,
+            now,
+            plugin_version,
+            run_info,
+            run_record,
+            stats_fields,
+        )
+
         started = now()
         version = BENCHMARK_SAMPLES.key(self.parameterAsEnum(parameters, "SAMPLE", context))
         sample = load_sample(version)
@@ -232,6 +232,12 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
         """Rated-layer columns of each topic on the sample's rated points, with the truth the
         sample ships (and its country as truth unit), keyed (topic, "") as write_rated reads
         them: the card's prompts are English, no layer carries a language."""
+        import numpy as np
+
+        from ..card import sample_truth, unit_codes
+        from ..rating import rated_columns
+        from ..truth import truth_columns
+
         out = {}
         for topic, placed in by_topic.items():
             rated = np.flatnonzero(placed["rated"])

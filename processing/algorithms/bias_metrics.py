@@ -14,11 +14,7 @@ from qgis.core import (
 
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..features import add_point_features, qgs_fields
-from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
-from ..metrics_table import format_table, layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters
-from ..runs import append_runs, derived_record, now
 
 
 class BiasMetricsAlgorithm(GeoBiasAlgorithm):
@@ -66,6 +62,11 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         )
 
     def processAlgorithm(self, parameters, context, feedback):
+        from ..features import add_point_features, qgs_fields
+        from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
+        from ..metrics_table import format_table, layer_metrics, metric_fields
+        from ..runs import append_runs, derived_record, now
+
         started = now()
         layers = self.parameterAsLayerList(parameters, "INPUT", context)
         if not layers:

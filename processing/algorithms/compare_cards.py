@@ -1,6 +1,5 @@
 """geobias:comparecards — benchmark cards side by side: one table and mean-rank maps."""
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
@@ -14,17 +13,9 @@ from qgis.core import (
 )
 
 from ...core.survey import benchmark
-from ...core.survey.comparisons import Scores, mean_ranks
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..card import card_label, load_sample, read_cards, sample_facts, sample_truth, shipped_cards
-from ..card_page import card_table, notes
-from ..comparison_layers import write_mean_layer
-from ..gpkg import write_table
 from ..parameters import split_topics
-from ..rating import load_outputs
-from ..runs import append_runs, now, run_record
-from ..styles import short_topic
 
 # The comparison table: the label of each card, then core.benchmark.COMPARE_COLUMNS.
 _TEXT = ("model", "endpoint", "sample", "topic", "topic_kind")
@@ -38,6 +29,9 @@ COMPARE_FIELDS.update({
 
 def markdown(cards, topics):
     """One Markdown table per card, models as sections; B only where it reads as a bias."""
+    from ..card import card_label
+    from ..card_page import card_table, notes
+
     out = []
     for card in cards:
         header, rows = card_table(dict(card, topics=[t for t in card["topics"]
@@ -100,6 +94,16 @@ class CompareCardsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The cards as Markdown")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.survey.comparisons import Scores, mean_ranks
+        from ..card import load_sample, read_cards, sample_facts, sample_truth, shipped_cards
+        from ..comparison_layers import write_mean_layer
+        from ..gpkg import write_table
+        from ..rating import load_outputs
+        from ..runs import append_runs, now, run_record
+        from ..styles import short_topic
+
         started = now()
         paths = [p for p in self.parameterAsFileList(parameters, "CARDS", context) or [] if p]
         if self.parameterAsBool(parameters, "SHIPPED", context):
@@ -163,6 +167,8 @@ class CompareCardsAlgorithm(GeoBiasAlgorithm):
 
 def _unique_labels(cards):
     """Card labels, numbered where two cards share one (the same model run twice)."""
+    from ..card import card_label
+
     labels = [card_label(c) for c in cards]
     out = []
     for k, label in enumerate(labels):

@@ -2,7 +2,6 @@
 
 from dataclasses import replace
 
-import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -16,37 +15,9 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.stats.metrics import pearson_r2
-from ...core.survey.comparisons import (
-    PIVOT_METRICS,
-    Scores,
-    by_language,
-    mean_ranks,
-    pivots,
-    rank_spread,
-    to_markdown,
-)
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..comparison_layers import (
-    COMPARE_FIELDS,
-    labelled,
-    mixed_score_warning,
-    pivot_fields,
-    pivot_rows,
-    survey_layers,
-    write_folder,
-    write_markdown_beside,
-    write_mean_layer,
-    write_spread_layer,
-)
-from ..gpkg import safe_name, write_table
-from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
-from ..progress import step_text
-from ..rating import load_outputs, load_tables
-from ..runs import append_runs, derived_record, now
-from ..styles import short_topic
 
 
 class CompareModelsAlgorithm(GeoBiasAlgorithm):
@@ -139,6 +110,8 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         )
 
     def input_layers(self, parameters, context):
+        from ..comparison_layers import survey_layers
+
         layers = list(self.parameterAsLayerList(parameters, "INPUT", context) or [])
         survey = self.parameterAsFile(parameters, "SURVEY", context)
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
@@ -157,6 +130,36 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         return layers
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.stats.metrics import pearson_r2
+        from ...core.survey.comparisons import (
+            PIVOT_METRICS,
+            Scores,
+            by_language,
+            mean_ranks,
+            pivots,
+            rank_spread,
+            to_markdown,
+        )
+        from ..comparison_layers import (
+            COMPARE_FIELDS,
+            labelled,
+            mixed_score_warning,
+            pivot_fields,
+            pivot_rows,
+            write_folder,
+            write_markdown_beside,
+            write_mean_layer,
+            write_spread_layer,
+        )
+        from ..gpkg import safe_name, write_table
+        from ..metrics_table import layer_metrics, metric_fields
+        from ..progress import step_text
+        from ..rating import load_outputs, load_tables
+        from ..runs import append_runs, derived_record, now
+        from ..styles import short_topic
+
         started = now()
         layers = self.input_layers(parameters, context)
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)

@@ -1,7 +1,6 @@
 """geobias:correlate — a bias measure against census variables: Spearman's rho, p, bootstrap CI
 per variable, with Holm and Benjamini–Hochberg adjusted p-values."""
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
@@ -15,18 +14,9 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ...core.stats.correlate import (
-    MIN_UNITS,
-    correlate_fields,
-    minimum_to_fill,
-    significance_counts,
-)
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..features import add_point_features, as_float, numeric_field, qgs_fields
 from ..parameters import UNITS_OR_POINTS, BootstrapParameters, add_layer_and_field
-from ..runs import layer_language, now, record_derived
-from ..units import columns_of, value_field_of
 
 # The correlation table (public contract): one row per census variable.
 CORRELATION_FIELDS = {
@@ -108,6 +98,13 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("NOTE", tr("Multiple-testing note")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.stats.correlate import MIN_UNITS, correlate_fields, significance_counts
+        from ..features import add_point_features, as_float, numeric_field, qgs_fields
+        from ..runs import layer_language, now, record_derived
+        from ..units import columns_of, value_field_of
+
         started = now()
         source = self.parameterAsSource(parameters, "INPUT", context)
         if source is None:
@@ -189,6 +186,11 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
     def too_few_units(cols, value, n_usable):
         """Why every correlation is empty when the units flagged few_points leave fewer than
         MIN_UNITS, and the minimum point count that would keep enough of them."""
+        import numpy as np
+
+        from ...core.stats.correlate import MIN_UNITS, minimum_to_fill
+        from ..features import as_float
+
         if n_usable == 0:
             why = tr("Every unit has fewer scored points than the minimum it was aggregated with "
                      "(few_points = 1), so there is nothing to correlate.")  # fmt: skip
@@ -213,6 +215,10 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
     @staticmethod
     def clusters(bootstrap, cols, source):
         """Cluster labels for the bootstrap: the truth units of points (field truth_unit)."""
+        import numpy as np
+
+        from ..features import as_float
+
         if bootstrap == "points":
             return None
         units = as_float(cols["truth_unit"]) if "truth_unit" in cols else None

@@ -14,12 +14,9 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ...core.survey.batch import MAX_BYTES, MAX_REQUESTS
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
-from ..endpoints import default_cache_path, make_endpoint
 from ..parameters import Connection, ConnectionParameters, PromptParameters, add_endpoint_parameters
-from ..rating import read_points
 
 MB = 1024 * 1024
 
@@ -45,6 +42,8 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
+        from ...core.survey.batch import MAX_BYTES, MAX_REQUESTS
+
         self.addParameter(
             QgsProcessingParameterFeatureSource(
                 "INPUT", tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
@@ -71,6 +70,8 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         from ...core.survey.batch import pending_requests, write_batches
         from ...core.survey.language_runs import specs_by_language
         from ...core.survey.run import SurveySpec
+        from ..endpoints import default_cache_path, make_endpoint
+        from ..rating import read_points
 
         connection = ConnectionParameters.read(self, parameters, context)
         prompt = PromptParameters.read(self, parameters, context)

@@ -15,11 +15,7 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..crs import WGS84
-from ..features import add_point_features, qgs_fields
-from ..geobs_layers import LOCAL_FIELDS, SCORE_FIELDS, format_scores, layer_scores
 from ..parameters import GeoBSParameters
-from ..runs import append_runs, derived_record, layer_language, now
-from ..styles import save_output_styles, style_output
 
 
 class GeoBiasScoresAlgorithm(GeoBiasAlgorithm):
@@ -73,6 +69,11 @@ class GeoBiasScoresAlgorithm(GeoBiasAlgorithm):
         )
 
     def processAlgorithm(self, parameters, context, feedback):
+        from ..features import add_point_features, qgs_fields
+        from ..geobs_layers import LOCAL_FIELDS, SCORE_FIELDS, format_scores, layer_scores
+        from ..runs import append_runs, derived_record, layer_language, now
+        from ..styles import save_output_styles, style_output
+
         started = now()
         layers = self.parameterAsLayerList(parameters, "INPUT", context)
         if not layers:

@@ -26,25 +26,10 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.herb.descriptors import DescriptorError, load_descriptors, topics_of
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
-from ..endpoints import herb_model_label, probe_scorer, stopped_sentence
-from ..herb_io import (
-    format_c_table,
-    format_estimate,
-    layer_regions,
-    world_geometries,
-    world_scope,
-    write_results,
-)
-from ..herb_scorers import local_scorer, make_scorer
 from ..parameters import CacheParameter, HerbModelParameters, HerbReferenceParameters
-from ..progress import Later, RunProgress, herb_key, rate_book, step_text
-from ..rating import load_outputs
-from ..runs import append_runs, now, run_record
-from ..styles import short_model
 
 # ---------------------------------------------------------------- scope
 
@@ -180,6 +165,8 @@ class HerbAlgorithm(GeoBiasAlgorithm):
 
     def read_scope(self, parameters, context):
         """(hierarchy, geometries or None for world, scope text)."""
+        from ..herb_io import layer_regions, world_scope
+
         scope = HERB_SCOPES.key(self.parameterAsEnum(parameters, "SCOPE", context))
         if scope == "world":
             text = self.parameterAsString(parameters, "CONTINENTS", context)
@@ -217,6 +204,8 @@ class HerbAlgorithm(GeoBiasAlgorithm):
     def read_descriptors(self, parameters, context, options):
         """The descriptors: the file's, else the bundled 112 (as released with the reference
         options' released_words)."""
+        from ...core.herb.descriptors import DescriptorError, load_descriptors, topics_of
+
         path = self.parameterAsFile(parameters, "DESCRIPTORS", context)
         try:
             words = load_descriptors(path) if path else options.descriptors()
@@ -240,6 +229,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):
         from ...core.engine.cache import CacheError, ScoreCache
         from ...core.herb.aggregation import AggregationError
+        from ...core.herb.descriptors import DescriptorError, topics_of
         from ...core.herb.run import (
             HerbSpec,
             IncompleteScoresError,
@@ -248,6 +238,13 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             plan,
         )
         from ...core.herb.run import run as run_herb
+        from ..endpoints import herb_model_label, probe_scorer, stopped_sentence
+        from ..herb_io import format_c_table, format_estimate, world_geometries, write_results
+        from ..herb_scorers import local_scorer, make_scorer
+        from ..progress import Later, RunProgress, herb_key, rate_book, step_text
+        from ..rating import load_outputs
+        from ..runs import append_runs, now, run_record
+        from ..styles import short_model
 
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)

@@ -1,6 +1,5 @@
 """geobias:hotspots — local Moran's I (LISA) and Getis–Ord Gi* of rank error, global Moran's I."""
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
@@ -13,24 +12,10 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ...core.stats.hotspots import (
-    QUADRANTS,
-    adjusted,
-    getis_ord_star,
-    gi_bins,
-    global_moran,
-    lisa_classes,
-    local_moran,
-)
-from ...core.stats.spatial_weights import distance_band_weights, knn_weights
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import WEIGHTS
-from ..features import add_point_features, as_float, numeric_field, qgs_fields
-from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import UNITS_OR_POINTS, add_layer_and_field
-from ..runs import layer_language, now, record_derived
-from ..units import columns_of, extended_fields, unit_places, value_field_of, write_units
 
 # Fields added to each unit (public contract, README's algorithm table).
 HOTSPOT_FIELDS = {
@@ -157,6 +142,23 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
             self.addOutput(QgsProcessingOutputNumber(name, text))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.stats.hotspots import (
+            QUADRANTS,
+            adjusted,
+            getis_ord_star,
+            gi_bins,
+            global_moran,
+            lisa_classes,
+            local_moran,
+        )
+        from ...core.stats.spatial_weights import distance_band_weights, knn_weights
+        from ..features import add_point_features, as_float, numeric_field, qgs_fields
+        from ..overlay_styles import save_overlay_styles, style_overlay_output
+        from ..runs import layer_language, now, record_derived
+        from ..units import columns_of, extended_fields, unit_places, value_field_of, write_units
+
         started = now()
         source = self.parameterAsSource(parameters, "INPUT", context)
         if source is None:

@@ -12,7 +12,6 @@ from qgis.core import (
 
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
-from ..endpoints import default_cache_path
 
 
 class ImportBatchAlgorithm(GeoBiasAlgorithm):
@@ -52,6 +51,7 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):
         from ...core.engine.cache import CacheError, SurveyCache
         from ...core.survey.batch import read_batch, store_batch
+        from ..endpoints import default_cache_path
 
         path = self.parameterAsFile(parameters, "INPUT", context)
         folder = self.parameterAsFile(parameters, "FOLDER", context)

@@ -2,7 +2,6 @@
 
 import os
 
-import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -14,18 +13,10 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.survey.ratings import (
-    RatingsTableError,
-    outside_scale,
-    read_ratings_table,
-)
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..checks import short_label
 from ..definitions import IMPORT_SCORE_KINDS
-from ..features import qgs_fields
-from ..rating import rated_columns
-from ..styles import layer_name, style_output
 
 
 def guess_topic(path):
@@ -103,6 +94,13 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_OUT_OF_SCALE", tr("Ratings outside the scale")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.survey.ratings import RatingsTableError, outside_scale, read_ratings_table
+        from ..features import qgs_fields
+        from ..rating import rated_columns
+        from ..styles import layer_name, style_output
+
         path = self.parameterAsFile(parameters, "INPUT", context)
         keys = {"lat": "LAT_FIELD", "lon": "LON_FIELD", "value": "VALUE_FIELD"}
         names = {r: self.parameterAsString(parameters, k, context).strip() for r, k in keys.items()}

@@ -1,6 +1,5 @@
 """geobias:probes — Appendix A.2: choice probes and country recommendations, sampled."""
 
-import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsFeature,
@@ -17,32 +16,9 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.survey.probes import (
-    CHOICE_ACTIVITIES,
-    CHOICE_PAIR,
-    CHOICE_TEMPLATE,
-    DEFAULT_SAMPLES,
-    DEFAULT_TEMPERATURE,
-    RECOMMENDATION_QUERIES,
-    choice_prompts,
-    countries_in,
-    country_patterns,
-    probe_endpoint,
-    read_choice,
-    sample_completions,
-    summarize_choices,
-    summarize_mentions,
-)
-from ...core.survey.ratings import is_refusal
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
-from ..endpoints import check_reachable, default_cache_path, running_endpoint
-from ..features import add_to_sink, as_float, field_type, numeric_field
-from ..gpkg import write_table
-from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import ConnectionParameters, PromptParameters
-from ..rating import load_tables
-from ..runs import append_runs, now, run_record, stats_fields
 
 CHOICE_FIELDS = {
     "activity": ogr.OFTString,
@@ -109,6 +85,15 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
 
     def initAlgorithm(self, config=None):
         # No prompt group and no answer constraint: probes ask their own, free-text questions.
+        from ...core.survey.probes import (
+            CHOICE_ACTIVITIES,
+            CHOICE_PAIR,
+            CHOICE_TEMPLATE,
+            DEFAULT_SAMPLES,
+            DEFAULT_TEMPERATURE,
+            RECOMMENDATION_QUERIES,
+        )
+
         ConnectionParameters.add(self, constraint=False)
         PromptParameters.add_languages(self)
         string = QgsProcessingParameterString
@@ -185,7 +170,18 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):
         from ...core.engine.cache import CacheError, SurveyCache
         from ...core.engine.chat import EndpointError
+        from ...core.survey.probes import (
+            choice_prompts,
+            probe_endpoint,
+            read_choice,
+            sample_completions,
+            summarize_choices,
+        )
         from ...core.survey.run import RunStats
+        from ..endpoints import check_reachable, default_cache_path, running_endpoint
+        from ..gpkg import write_table
+        from ..rating import load_tables
+        from ..runs import append_runs, now, run_record, stats_fields
 
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
@@ -302,6 +298,10 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
 
     def read_countries(self, parameters, context):
         """{name, survival, imr, source, counts}: the countries the mentions are joined to."""
+        import numpy as np
+
+        from ..features import as_float, numeric_field
+
         source = self.parameterAsSource(parameters, "COUNTRIES", context)
         if source is None:
             from qgis.core import QgsVectorLayer
@@ -336,6 +336,12 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         """The prompt language (None: English, as before languages came): one at a time, and
         a warning when the probes' texts are still the paper's English ones."""
         from ...core.survey.languages import get_language
+        from ...core.survey.probes import (
+            CHOICE_ACTIVITIES,
+            CHOICE_PAIR,
+            CHOICE_TEMPLATE,
+            RECOMMENDATION_QUERIES,
+        )
 
         codes = PromptParameters.read_languages(self, parameters, context)
         if len(codes) > 1:
@@ -361,6 +367,10 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
 
     def recommendations(self, queries, texts, countries, answers, path, feedback, parser=None):
         """Count the countries each answer names; write the summary table; its numbers."""
+        from ...core.survey.probes import countries_in, country_patterns, summarize_mentions
+        from ...core.survey.ratings import is_refusal
+        from ..gpkg import write_table
+
         patterns = country_patterns(sorted(set(filter(None, countries["names"]))))
         index = {}
         for i, n in enumerate(countries["names"]):
@@ -398,6 +408,9 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
 
     def write_mentions(self, parameters, context, countries):
         """The countries with their mention counts (field mentions) into the MENTIONS sink."""
+        from ..features import add_to_sink, field_type
+        from ..overlay_styles import save_overlay_styles, style_overlay_output
+
         if parameters.get("MENTIONS") is None:
             return None
         source = countries["source"]

@@ -10,8 +10,6 @@ from qgis.core import (
 
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..endpoints import running_endpoint
-from ..gpkg import writing
 from ..parameters import (
     INPUT,
     OUTPUT,
@@ -22,9 +20,6 @@ from ..parameters import (
     SamplesParameter,
     add_endpoint_parameters,
 )
-from ..progress import step_text
-from ..rating import input_facts, load_outputs, rate, read_points, score_kinds, write_rated
-from ..runs import append_runs, language_records, now, run_record
 
 
 class RateLocationsAlgorithm(GeoBiasAlgorithm):
@@ -74,6 +69,12 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_ANSWERED", tr("Answered points")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        from ..endpoints import running_endpoint
+        from ..gpkg import writing
+        from ..progress import step_text
+        from ..rating import input_facts, load_outputs, rate, read_points, score_kinds, write_rated
+        from ..runs import append_runs, language_records, now, run_record
+
         started = now()
         path = self.parameterAsFileOutput(parameters, OUTPUT, context)
         connection = ConnectionParameters.read(self, parameters, context)

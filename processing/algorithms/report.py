@@ -4,7 +4,6 @@ attributions and what data was sent."""
 
 import os
 
-import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -18,24 +17,10 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QTimer
 
-from ...core.stats import geobs
-from ...core.stats.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..features import as_float, numeric_field, read_columns
 from ..language_choices import countries_of
-from ..metrics_table import groups, metrics_row
 from ..parameters import AnchorParameters
-from ..report_layout import (
-    ReportBuilder,
-    iface_running,
-    keep_in_project,
-    points_box,
-    report_project,
-)
-from ..runs import run_info
-from ..styles import short_model, short_topic
-from ..truth import anchor_values
 
 
 class ReportAlgorithm(GeoBiasAlgorithm):
@@ -111,6 +96,17 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("LAYOUT", tr("Layout name in the project")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ...core.stats import geobs
+        from ...core.stats.metrics import rank_error
+        from ..features import as_float, numeric_field, read_columns
+        from ..metrics_table import groups, metrics_row
+        from ..report_layout import ReportBuilder, points_box, report_project
+        from ..runs import run_info
+        from ..styles import short_model, short_topic
+        from ..truth import anchor_values
+
         layer = self.parameterAsVectorLayer(parameters, "INPUT", context)
         if layer is None or not layer.isValid():
             raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
@@ -192,6 +188,8 @@ class ReportAlgorithm(GeoBiasAlgorithm):
     def postProcessAlgorithm(self, context, feedback):
         """On the main thread: the built layout (and its layers in the desktop) join the
         project."""
+        from ..report_layout import iface_running, keep_in_project
+
         kept = getattr(self, "kept", None)
         if kept is None:
             return {}

@@ -1,6 +1,5 @@
 """geobias:samplegroundtruth — truth, truth_rank, rank_error from a raster, polygon or points."""
 
-import numpy as np
 from qgis.core import (
     QgsFields,
     QgsProcessing,
@@ -18,16 +17,6 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import STATISTICS
-from ..features import (
-    as_float,
-    numeric_field,
-    point_field_values,
-    polygon_field_values,
-    qgs_fields,
-    read_columns,
-)
-from ..gpkg import RATED_FIELDS
-from ..metadata import credit_geonames, has_geonames_credit
 from ..parameters import (
     POINTS,
     POLYGONS,
@@ -37,9 +26,6 @@ from ..parameters import (
     source_label,
 )
 from ..run_facts import layer_field, layer_label
-from ..runs import derived_record, now
-from ..styles import style_output
-from ..truth import truth_columns, truth_from_raster
 
 
 class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
@@ -144,6 +130,9 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         Units are the ids of the truth polygons: points in one polygon share their truth, and
         'Bias metrics' resamples them together (cluster bootstrap).
         """
+        from ..features import point_field_values, polygon_field_values
+        from ..truth import truth_from_raster
+
         raster = self.parameterAsRasterLayer(parameters, "RASTER", context)
         polygons = self.parameterAsSource(parameters, "POLYGONS", context)
         points = self.parameterAsSource(parameters, "POINTS", context)
@@ -169,6 +158,15 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         return point_field_values(points, field, lon, lat, km, context), None
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ..features import as_float, numeric_field, qgs_fields, read_columns
+        from ..gpkg import RATED_FIELDS
+        from ..metadata import credit_geonames, has_geonames_credit
+        from ..runs import derived_record, now
+        from ..styles import style_output
+        from ..truth import truth_columns
+
         started = now()
         source = self.parameterAsSource(parameters, "INPUT", context)
         if source is None:

@@ -1,6 +1,5 @@
 """geobias:samplepoints — points in a region: uniform on the sphere, weighted, or a grid."""
 
-import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingOutputNumber,
@@ -9,12 +8,7 @@ from qgis.core import (
 
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..features import qgs_fields
-from ..metadata import credit_geonames
 from ..parameters import OUTPUT, SamplingParameters
-from ..points import POINT_FIELDS, sample_points
-from ..progress import PartFeedback
-from ..runs import now, run_record
 
 
 class SamplePointsAlgorithm(GeoBiasAlgorithm):
@@ -47,6 +41,14 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ..features import qgs_fields
+        from ..metadata import credit_geonames
+        from ..points import POINT_FIELDS, sample_points
+        from ..progress import PartFeedback
+        from ..runs import now, run_record
+
         started = now()
         feedback.setProgress(10)
         sampling = SamplingParameters.read(self, parameters, context, feedback)

@@ -1,6 +1,5 @@
 """geobias:survey — sample points, rate them, add ground truth, compute bias metrics, in one go."""
 
-import numpy as np
 from qgis.core import (
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputString,
@@ -9,12 +8,7 @@ from qgis.core import (
 
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..endpoints import running_endpoint
-from ..features import polygon_field_values
-from ..gpkg import write_table, writing
 from ..language_choices import countries_of, tagged
-from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
-from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
@@ -27,11 +21,6 @@ from ..parameters import (
     TruthParameters,
     add_endpoint_parameters,
 )
-from ..points import sample_points
-from ..progress import PartFeedback, step_text
-from ..rating import check_count, load_outputs, load_tables, rate, score_kinds, write_rated
-from ..runs import append_runs, language_records, now, run_record
-from ..truth import anchor_values, truth_columns
 
 
 class SurveyAlgorithm(GeoBiasAlgorithm):
@@ -75,6 +64,19 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        import numpy as np
+
+        from ..endpoints import running_endpoint
+        from ..features import polygon_field_values
+        from ..gpkg import write_table, writing
+        from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
+        from ..metrics_table import format_table, metric_fields, metrics_row
+        from ..points import sample_points
+        from ..progress import PartFeedback, step_text
+        from ..rating import check_count, load_outputs, load_tables, rate, score_kinds, write_rated
+        from ..runs import append_runs, language_records, now, run_record
+        from ..truth import anchor_values, truth_columns
+
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
         connection = ConnectionParameters.read(self, parameters, context)
