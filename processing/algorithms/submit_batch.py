@@ -21,7 +21,6 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import BATCH_APIS
-from ..endpoints import make_endpoint
 from ..parameters import (
     INPUT,
     OUTPUT,
@@ -31,8 +30,6 @@ from ..parameters import (
     add_endpoint_parameters,
     read_url,
 )
-from ..rating import read_points
-from ..runs import public_parameters
 
 
 class SubmitBatchAlgorithm(GeoBiasAlgorithm):
@@ -114,6 +111,9 @@ class SubmitBatchAlgorithm(GeoBiasAlgorithm):
         from ...core.survey.language_runs import specs_by_language
         from ...core.survey.run import SurveySpec
         from ..batches import batch_api, keep_points, make_client, requests_folder, store
+        from ..endpoints import make_endpoint
+        from ..rating import read_points
+        from ..runs import public_parameters
 
         # Every parameter is read (and refused, naming it) before anything else is checked.
         connection = ConnectionParameters.read(self, parameters, context)
