@@ -189,7 +189,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/runs.py" line="171"/>
+        <location filename="../processing/runs.py" line="175"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -234,7 +234,7 @@
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="165"/>
+        <location filename="../processing/rating.py" line="176"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="491"/>
+        <location filename="../processing/rating.py" line="541"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -624,42 +624,42 @@
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="151"/>
+        <location filename="../ui/options.py" line="171"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="200"/>
+        <location filename="../ui/options.py" line="220"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="200"/>
+        <location filename="../ui/options.py" line="220"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="82"/>
+        <location filename="../ui/options.py" line="102"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="276"/>
+        <location filename="../ui/options.py" line="296"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="288"/>
+        <location filename="../ui/options.py" line="310"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="302"/>
+        <location filename="../ui/options.py" line="324"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="312"/>
+        <location filename="../ui/options.py" line="336"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -1092,7 +1092,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="300"/>
+        <location filename="../ui/options.py" line="322"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1149,7 +1149,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="305"/>
+        <location filename="../ui/options.py" line="327"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1167,22 +1167,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="321"/>
+        <location filename="../ui/options.py" line="345"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="333"/>
+        <location filename="../ui/options.py" line="357"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="340"/>
+        <location filename="../ui/options.py" line="364"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="348"/>
+        <location filename="../ui/options.py" line="372"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1302,22 +1302,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="196"/>
+        <location filename="../processing/rating.py" line="207"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="388"/>
+        <location filename="../processing/rating.py" line="438"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="396"/>
+        <location filename="../processing/rating.py" line="446"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="400"/>
+        <location filename="../processing/rating.py" line="450"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -3071,7 +3071,7 @@ Lancer HERB ?</translation>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="86"/>
+        <location filename="../ui/options.py" line="106"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
@@ -4784,7 +4784,7 @@ Prompt :
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="189"/>
+        <location filename="../processing/rating.py" line="200"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -5352,7 +5352,7 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="143"/>
+        <location filename="../ui/options.py" line="163"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5467,12 +5467,12 @@ Prompt :
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="328"/>
+        <location filename="../processing/rating.py" line="378"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="334"/>
+        <location filename="../processing/rating.py" line="384"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
@@ -5597,7 +5597,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="534"/>
+        <location filename="../processing/rating.py" line="584"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -5647,7 +5647,7 @@ Prompt :
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="356"/>
+        <location filename="../ui/options.py" line="380"/>
         <source>GeoBias output folder</source>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
@@ -6698,37 +6698,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="204"/>
+        <location filename="../processing/rating.py" line="215"/>
         <source>An answer as it came back: {text}</source>
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="356"/>
+        <location filename="../processing/rating.py" line="406"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="359"/>
+        <location filename="../processing/rating.py" line="409"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="364"/>
+        <location filename="../processing/rating.py" line="414"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="368"/>
+        <location filename="../processing/rating.py" line="418"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="373"/>
+        <location filename="../processing/rating.py" line="423"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="377"/>
+        <location filename="../processing/rating.py" line="427"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
@@ -6808,32 +6808,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Impossible d'exporter les requêtes : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="65"/>
+        <location filename="../ui/options.py" line="85"/>
         <source>A rating prompt was answered “{quote}”: rating {rating:.1f}.</source>
         <translation>Un prompt de notation a reçu la réponse « {quote} » : note {rating:.1f}.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="69"/>
+        <location filename="../ui/options.py" line="89"/>
         <source>A rating prompt was declined: “{quote}”.</source>
         <translation>Un prompt de notation a été refusé : « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="71"/>
+        <location filename="../ui/options.py" line="91"/>
         <source>Even with the answer constraint; try a larger model.</source>
         <translation>Même avec la contrainte de réponse ; essayez un modèle plus grand.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="73"/>
+        <location filename="../ui/options.py" line="93"/>
         <source>Choose the answer constraint {constraint} or a larger model.</source>
         <translation>Choisissez la contrainte de réponse {constraint} ou un modèle plus grand.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="96"/>
         <source>A rating prompt was answered, but the answer holds no rating: “{quote}”. {advice}</source>
         <translation>Un prompt de notation a reçu une réponse, mais elle ne contient pas de note : « {quote} ». {advice}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="77"/>
+        <location filename="../ui/options.py" line="97"/>
         <source>(empty)</source>
         <translation>(vide)</translation>
     </message>
@@ -7408,32 +7408,32 @@ Lancer l'enquête ?</translation>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="213"/>
+        <location filename="../processing/rating.py" line="224"/>
         <source>unknown (no price given: PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>inconnu (aucun prix indiqué : PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="214"/>
+        <location filename="../processing/rating.py" line="225"/>
         <source>{c:.2f} at the prices given (PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>{c:.2f} aux prix indiqués (PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="219"/>
+        <location filename="../processing/rating.py" line="230"/>
         <source>Estimated cost of the requests to send: {cost}.</source>
         <translation>Coût estimé des requêtes à envoyer : {cost}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="223"/>
+        <location filename="../processing/rating.py" line="234"/>
         <source>The run stops once its answers have cost {m:g} (MAX_COST).</source>
         <translation>L'exécution s'arrête dès que ses réponses ont coûté {m:g} (MAX_COST).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="238"/>
+        <location filename="../processing/rating.py" line="249"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s)), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="269"/>
+        <location filename="../processing/rating.py" line="280"/>
         <source>Stopped at the cost limit: the {n} answers received cost {c:.4f} ({p} prompt and {o} completion tokens), the limit is {m:g} (MAX_COST); they are cached, and running again with a higher MAX_COST continues.</source>
         <translation>Arrêt à la limite de coût : les {n} réponses reçues ont coûté {c:.4f} ({p} jetons de prompt et {o} de réponse), la limite est {m:g} (MAX_COST) ; elles sont en cache, et relancer avec un MAX_COST plus élevé continue.</translation>
     </message>
@@ -7468,12 +7468,12 @@ Lancer l'enquête ?</translation>
         <translation>Mistral AI</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="317"/>
+        <location filename="../processing/rating.py" line="367"/>
         <source>{model} at {host} gives no log-probabilities (its API returns none), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune), il n'a donc pas de valeur attendue : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="322"/>
+        <location filename="../processing/rating.py" line="372"/>
         <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
         <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
     </message>
@@ -7903,7 +7903,7 @@ Lancer l'enquête ?</translation>
         <translation>Espérance échantillonnée : chaque prompt est posé {k} fois à la température 1 (une graine par tirage là où le point d'accès en accepte une), noté par le premier chiffre moyen de ses notes avec son erreur type.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="232"/>
+        <location filename="../processing/rating.py" line="243"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s) × {d} draws), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points or draws (SAMPLES), or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s) × {d} tirages), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points ou de tirages (SAMPLES), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
@@ -7976,6 +7976,41 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/survey_tab.py" line="172"/>
         <source>A topic cannot contain &apos;;&apos;: it separates topics, so {t} would be asked as two. Write it without &apos;;&apos; or add each topic on its own.</source>
         <translation>Un thème ne peut pas contenir « ; » : ce signe sépare les thèmes, {t} serait donc posé comme deux thèmes. Écrivez-le sans « ; » ou ajoutez chaque thème séparément.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="308"/>
+        <source>This model gives no log-probabilities: greedy ratings, or the sampled expected value at {k} requests per point (SCORE sampled).</source>
+        <translation>Ce modèle ne donne pas de log-probabilités : notes gloutonnes, ou espérance échantillonnée à {k} requêtes par point (SCORE échantillonné).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="312"/>
+        <source>Log-probabilities with {n} alternatives per token: expected values.</source>
+        <translation>Log-probabilités avec {n} alternatives par jeton : espérances.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="315"/>
+        <source>n=2 returned {c} choice(s).</source>
+        <translation>n=2 a renvoyé {c} choix.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="317"/>
+        <source>A seed is taken.</source>
+        <translation>Une graine est acceptée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="317"/>
+        <source>A seed is refused.</source>
+        <translation>Une graine est refusée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="319"/>
+        <source>System fingerprint {fp}.</source>
+        <translation>Empreinte système {fp}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="321"/>
+        <source>Refused with HTTP 400/422: {params}.</source>
+        <translation>Refusé avec HTTP 400/422 : {params}.</translation>
     </message>
 </context>
 <context>

@@ -161,6 +161,17 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                     s.cost = request_cost(s.prompt_tokens, s.completion_tokens, spend.price_in,
                                           spend.price_out)  # fmt: skip
     progress.finish(tr("requests"), after)
+    if specs and not feedback.isCanceled():
+        try:
+            caps = observed_capabilities(endpoint, specs[0], gazetteer, cache, sampled)
+        except (sqlite3.Error, OSError, ValueError):  # a cache that cannot be read back
+            caps = None
+        if caps is not None and (caps.logprobs is not None or caps.system_fingerprint):
+            for s in stats.values():
+                s.capabilities = caps.as_json()
+            rated_some = any(a.rating.answered for got in answers.values() for a in got)
+            if caps.logprobs is False and not sampled and rated_some:
+                feedback.pushInfo(capabilities_sentence(caps, samples))
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
     rated = {}
@@ -288,6 +299,45 @@ def sampled_columns(cols, scores):
     cols["no_score"] = np.zeros(len(scores), dtype=np.int64)
     cols["rank"] = fractional_rank(cols["score"])
     return cols
+
+
+def capabilities_sentence(caps, samples=10):
+    """What an endpoint showed it can do (core/engine/capabilities.py), in the user's words."""
+    parts = []
+    if caps.logprobs is False:
+        parts.append(tr("This model gives no log-probabilities: greedy ratings, or the sampled "
+                        "expected value at {k} requests per point (SCORE sampled).").format(
+                            k=samples))  # fmt: skip
+    elif caps.logprobs:
+        parts.append(tr("Log-probabilities with {n} alternatives per token: expected "
+                        "values.").format(n=caps.top_logprobs or 0))  # fmt: skip
+    if caps.choices_for_n2 is not None:
+        parts.append(tr("n=2 returned {c} choice(s).").format(c=caps.choices_for_n2))
+    if caps.seed is not None:
+        parts.append(tr("A seed is taken.") if caps.seed else tr("A seed is refused."))
+    if caps.system_fingerprint:
+        parts.append(tr("System fingerprint {fp}.").format(fp=caps.system_fingerprint))
+    if caps.rejected:
+        parts.append(tr("Refused with HTTP 400/422: {params}.").format(
+            params=", ".join(caps.rejected)))  # fmt: skip
+    return " ".join(parts)
+
+
+def observed_capabilities(endpoint, spec, gazetteer, cache, sampled):
+    """What the run's first answers (at most 20, from the cache they were written to) showed
+    the endpoint can do, for the runs table and the log; sent nothing."""
+    from ..core.engine.capabilities import observed
+    from ..core.engine.chat import ChatClient
+    from ..core.survey.run import plan_prompts
+    from ..core.survey.sampled import draw_endpoint
+
+    ep = draw_endpoint(endpoint, 0) if sampled else endpoint
+    prompts, language = plan_prompts(spec, gazetteer, limit=20)
+    client = ChatClient(ep)
+    keys = [cache.key(ep, client.request_body(p, language)) for p in prompts]
+    client.close()
+    stored = cache.get_many(keys)
+    return observed(stored[k] for k in keys if k in stored)
 
 
 def total_stats(stats):

@@ -41,6 +41,9 @@ RUN_FIELDS = {
     "prompt_tokens": ogr.OFTInteger64,
     "completion_tokens": ogr.OFTInteger64,
     "cost": ogr.OFTReal,
+    # What the answers showed the endpoint can do (core/engine/capabilities.py, JSON):
+    # log-probabilities and their alternatives, system_fingerprint.
+    "capabilities": ogr.OFTString,
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
     # What was measured (processing/run_facts.py): the study area as the user gave it, its area,
@@ -116,6 +119,7 @@ def stats_fields(stats):
         "prompt_tokens": getattr(stats, "prompt_tokens", 0),
         "completion_tokens": getattr(stats, "completion_tokens", 0),
         "cost": getattr(stats, "cost", None),
+        "capabilities": getattr(stats, "capabilities", "") or None,
     }
 
 

@@ -10,7 +10,13 @@ from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QFileDialog
 
-from ..core.engine.chat import PROVIDERS, ChatClient, EndpointError, RequestError
+from ..core.engine.chat import (
+    PROVIDERS,
+    ChatClient,
+    EndpointError,
+    RequestError,
+    TransientError,
+)
 from ..core.runtime import models
 from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
@@ -53,6 +59,20 @@ def check_endpoint(endpoint, rate=True):
     from ..core.survey.run import check_rating
 
     return models_offered, check_rating(use_qgis_network(endpoint), Gazetteer.load())
+
+
+def probe_endpoint(endpoint, prompt):
+    """What the endpoint can do (core/engine/capabilities.py probe: log-probabilities and
+    their alternatives, n=2, a seed, system_fingerprint), in one sentence; "" when the probe
+    itself fails (the rating check above has said why). Runs in the background task."""
+    from ..core.engine.capabilities import probe
+    from ..processing.rating import capabilities_sentence
+
+    try:
+        return capabilities_sentence(probe(use_qgis_network(endpoint), prompt))
+    except (EndpointError, RequestError, TransientError) as err:
+        log(f"capability probe failed: {err!r}", Qgis.MessageLevel.Warning)
+        return ""
 
 
 def rating_sentence(check, endpoint):
@@ -276,7 +296,9 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.statusLabel.setText(tr("Connecting to {host}…").format(host=endpoint.host()))
 
         def run(task):
-            return check_endpoint(endpoint, rate=not fetch_only)
+            models, rating = check_endpoint(endpoint, rate=not fetch_only)
+            can = probe_endpoint(endpoint, rating.prompt) if rating is not None else ""
+            return models, rating, can
 
         def done(exception, result=None):
             self.task = None
@@ -289,7 +311,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
                     tr("Failed: {msg}").format(msg=error_sentence(msg, limit=300))
                 )
                 return
-            models, rating = result or ([], None)
+            models, rating, can = result or ([], None, "")
             models = models or []
             current = self.modelCombo.currentText()
             self.modelCombo.clear()
@@ -307,6 +329,8 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
                 ).format(m=current)
             if rating is not None:
                 text = f"{text} {rating_sentence(rating, endpoint)}"
+            if can:
+                text = f"{text} {can}"
             self.statusLabel.setText(text)
 
         self.task = QgsTask.fromFunction(tr("GeoBias: contacting endpoint"), run, on_finished=done)

@@ -40,6 +40,7 @@ __all__ = [
     "SurveySpec",
     "check_rating",
     "estimate",
+    "plan_prompts",
     "prompt_tokens_at",
     "run_requests",
     "run_survey",
@@ -106,6 +107,7 @@ class RunStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
+    capabilities: str = ""  # what the answers showed (core/engine/capabilities.py, JSON)
 
 
 @dataclass
@@ -433,6 +435,16 @@ def _prompts_for(spec: SurveySpec, gazetteer, topic: str) -> list[str]:
     template = spec.template if spec.template is not None else PRESETS["geollm"]
     lon, lat = np.asarray(spec.lon), np.asarray(spec.lat)
     return _language(spec).build_prompts(lon, lat, topic, gazetteer, template)
+
+
+def plan_prompts(spec: SurveySpec, gazetteer, limit: int | None = None):
+    """(the first `limit` prompts of the spec's first topic, its prompt language): what a
+    caller needs to find their requests' cache keys."""
+    one = spec
+    if limit is not None:
+        one = replace(spec, lon=np.asarray(spec.lon)[:limit], lat=np.asarray(spec.lat)[:limit],
+                      pids=None)  # fmt: skip
+    return _prompts_for(one, gazetteer, spec.topics[0]), _language(spec)
 
 
 def prompt_tokens_at(spec: SurveySpec, gazetteer) -> float:

@@ -126,3 +126,32 @@ def test_compare_warns_when_it_mixes_sampled_and_logprob_scores(points, tmp_path
     run("geobias:comparemodels", dict(common, INPUT=ev["OUTPUT_LAYERS"] * 1,
                                       OUTPUT=str(tmp_path / "one.gpkg")), alone)  # fmt: skip
     assert not any("mix sampled" in w for w in alone.warnings)
+
+
+def test_the_runs_row_keeps_what_the_answers_showed(points, tmp_path):
+    import json
+    import sqlite3
+
+    from geobias.test.faultserver import FaultServer
+
+    common = {"INPUT": points, "TOPICS": "Infant Mortality Rate",
+              "CACHE": str(tmp_path / "c.sqlite")}  # fmt: skip
+    log = Log()
+    with MistralServer() as srv:
+        srv.key = None
+        run("geobias:ratelocations", dict(common, PROVIDER=11, BASE_URL=srv.base_url,
+                                          MODEL="caps", OUTPUT=str(tmp_path / "m.gpkg")),
+            log)  # fmt: skip
+    with FaultServer() as fs:
+        f_params = dict(common, PROVIDER=9, BASE_URL=fs.base_url, MODEL="caps",
+                        OUTPUT=str(tmp_path / "f.gpkg"))  # fmt: skip
+        run("geobias:ratelocations", f_params)
+        assert fs.n_requests == 12  # read from the answers: no request more
+    rows = {}
+    for name in ("m", "f"):
+        with sqlite3.connect(tmp_path / f"{name}.gpkg") as con:
+            rows[name] = json.loads(con.execute("select capabilities from runs").fetchone()[0])
+    assert rows["m"]["logprobs"] is False and rows["f"]["logprobs"] is True
+    assert rows["f"]["top_logprobs"] == 2
+    assert any("gives no log-probabilities: greedy ratings, or the sampled expected value at 10 "
+               "requests per point" in line for line in log.lines)  # fmt: skip

@@ -113,7 +113,12 @@ def test_options_page_keeps_a_constraint_per_endpoint_and_tests_with_a_rating_pr
         page.testButton.click()
         wait_for(lambda: page.task is None, what="the connection test")
         assert "rating" in page.statusLabel.text() and "My answer is" in page.statusLabel.text()
-        assert fs.n_requests == 2  # one rating prompt per test
+        # What the endpoint can do (issue 31 item 3), from the probe's requests.
+        assert "Log-probabilities with" in page.statusLabel.text(), page.statusLabel.text()
+        assert "n=2 returned 1 choice(s)" in page.statusLabel.text()
+        from geobias.core.engine.capabilities import PROBE_REQUESTS
+
+        assert fs.n_requests == 2 * (1 + PROBE_REQUESTS)  # a rating prompt and the probe
         page.apply()
     stored = gs.find_endpoint("My llama.cpp")
     assert stored.constraint == "grammar" and stored.endpoint().constraint == "grammar"
