@@ -252,3 +252,35 @@ def test_a_live_run_leaves_the_open_batchs_prompts_to_it(tmp_path):
         assert not jobs.leased(cache, held)
         again = run_survey(spec, None, cache)
         assert live.n_requests == 3 and all(a.completion is not None for a in again)
+
+
+def test_exported_shards_are_vllm_run_batch_input_and_its_output_imports(tmp_path):
+    """Item 5 (vLLM cannot run here): every line of the exported shards has the fields and
+    values of vLLM's BatchRequestInput (as OpenAI's batch input: custom_id unique, method POST,
+    url a chat or completions route, body with the model), and vLLM's BatchRequestOutput
+    lines (id, custom_id, response {status_code, request_id, body}, error) import."""
+    from geobias.core.survey.batch import export_batch, import_batch
+    from geobias.test.faultserver import chat_response
+
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    spec = survey("http://node-1:8000/v1", "openai", n=7)
+    files = export_batch(spec, None, cache, str(tmp_path / "shards"), max_requests=5)
+    assert [f.n_requests for f in files] == [5, 5, 4]
+    ids, out = set(), []
+    for f in files:
+        for line in open(f.path, encoding="utf-8"):
+            row = json.loads(line)
+            assert set(row) == {"custom_id", "method", "url", "body"}
+            assert isinstance(row["custom_id"], str) and row["custom_id"] not in ids
+            ids.add(row["custom_id"])
+            assert row["method"] == "POST" and row["url"] in ("/v1/chat/completions",
+                                                               "/v1/completions")  # fmt: skip
+            assert row["body"]["model"] == "openai-model" and row["body"]["messages"]
+            body = chat_response(row["body"]["messages"][0]["content"], True)
+            out.append({"id": f"vllm-{len(out)}", "custom_id": row["custom_id"],
+                        "response": {"status_code": 200, "request_id": f"vllm-batch-{len(out)}",
+                                     "body": body}, "error": None})  # fmt: skip
+    result_path = tmp_path / "out.jsonl"
+    result_path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    assert import_batch(str(result_path), cache).n_answers == 14
+    assert estimate(spec, None, cache).n_requests == 0
