@@ -42,6 +42,34 @@ def floor_se(k: int) -> float:
     return math.sqrt(sum((d - mean) ** 2 for d in digits) / (k - 1) / k)
 
 
+def cached_scores(args, lon, lat, gazetteer, cache):
+    """(log-probability answers, SampledScores, k) from the cache alone: the draws 0..k-1 that
+    every point has (an embedded endpoint's cache key holds no port: nothing is sent)."""
+    from geobias.core.engine.chat import Endpoint
+    from geobias.core.runtime.embedded import model_name
+    from geobias.core.survey.run import estimate
+    from geobias.core.survey.sampled import _draw_spec, sampled_score
+
+    name = model_name(models.model_path(args.model))
+    ep = Endpoint.from_provider("embedded", name, base_url="http://127.0.0.1:9/v1")
+    spec = SurveySpec(lon, lat, [args.topic], [ep])
+    if estimate(spec, gazetteer, cache).n_requests:
+        raise SystemExit("the cache lacks log-probability answers: run without --from-cache")
+    greedy = run_survey(spec, gazetteer, cache)
+    draws = []
+    for d in range(args.k):
+        one = _draw_spec(spec, d)
+        if estimate(one, gazetteer, cache, draw=d).n_requests:
+            break
+        draws.append(run_survey(one, gazetteer, cache, draw=d))
+    k = len(draws)
+    if k < 2:
+        raise SystemExit(f"only {k} complete draw(s) in the cache")
+    scores = [sampled_score([a.rating.rating for a in got], k) for got in zip(*draws)]
+    print(f"from the cache: {k} complete draws per point", flush=True)
+    return greedy, scores, k
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--points", type=int, default=100)
@@ -52,21 +80,28 @@ def main(argv=None) -> int:
     ap.add_argument("--parallel", type=int, default=2)
     ap.add_argument("--cache", default=os.path.join(ROOT, "build", "eval_sampled", "cache.sqlite"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "eval_sampled", "result.json"))
+    ap.add_argument("--from-cache", action="store_true",
+                    help="start no model: score what the cache holds, with the draws every "
+                    "point has (k may come out smaller than --k)")  # fmt: skip
     args = ap.parse_args(argv)
     os.makedirs(os.path.dirname(args.cache), exist_ok=True)
     cache = SurveyCache(args.cache)
     gazetteer = Gazetteer.load()
     lon, lat = sample_points(args.points, args.seed, gazetteer)
     t0 = time.perf_counter()
-    with EmbeddedServer(models.model_path(args.model), parallel=args.parallel) as server:
-        ep = server_endpoint(server)
-        spec = SurveySpec(lon, lat, [args.topic], [ep])
-        greedy = run_survey(spec, gazetteer, cache)
-        t1 = time.perf_counter()
-        print(f"log-probability run: {t1 - t0:.0f} s", flush=True)
-        _, scores = run_sampled(spec, gazetteer, cache, args.k)
+    if args.from_cache:
+        greedy, scores, args.k = cached_scores(args, lon, lat, gazetteer, cache)
         t2 = time.perf_counter()
-        print(f"{args.k} sampled draws: {t2 - t1:.0f} s", flush=True)
+    else:
+        with EmbeddedServer(models.model_path(args.model), parallel=args.parallel) as server:
+            ep = server_endpoint(server)
+            spec = SurveySpec(lon, lat, [args.topic], [ep])
+            greedy = run_survey(spec, gazetteer, cache)
+            t1 = time.perf_counter()
+            print(f"log-probability run: {t1 - t0:.0f} s", flush=True)
+            _, scores = run_sampled(spec, gazetteer, cache, args.k)
+            t2 = time.perf_counter()
+            print(f"{args.k} sampled draws: {t2 - t1:.0f} s", flush=True)
     floor = floor_se(args.k)
     rows, within, within_floor, n = [], 0, 0, 0
     for a, s in zip(greedy, scores):
