@@ -34,8 +34,14 @@ import xml.etree.ElementTree as ET
 RTOL = 1e-9
 ATOL = 1e-12
 MAX_VERTICES = 5000  # per layer
-VOLATILE_RUN_COLUMNS = ("run_id", "started", "finished", "plugin_version", "qgis_version",
-                        "manifest")  # the manifest holds versions, the commit, the Python
+VOLATILE_RUN_COLUMNS = (
+    "run_id",
+    "started",
+    "finished",
+    "plugin_version",
+    "qgis_version",
+    "manifest",
+)  # the manifest holds versions, the commit, the Python
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
