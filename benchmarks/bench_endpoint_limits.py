@@ -25,15 +25,15 @@ from reliability import record  # noqa: E402
 R = 600.0
 
 
-def limited(rpm, folder, n_points=2000):
+def limited(rpm, folder, n_points=2000, headers=True):
     from geobias.core.engine.cache import SurveyCache
     from geobias.core.engine.chat import Endpoint
     from geobias.core.survey.run import run_requests
     from geobias.test.faultserver import FaultServer
 
-    cache = SurveyCache(os.path.join(folder, f"limit-{rpm}.sqlite"))
-    prompts = [f"How is life at point {i} (rpm {rpm})?" for i in range(n_points)]
-    with FaultServer(throttle={"rpm": R, "headers": True}) as fs:
+    cache = SurveyCache(os.path.join(folder, f"limit-{rpm}-{headers}.sqlite"))
+    prompts = [f"How is life at point {i} (rpm {rpm}, {headers})?" for i in range(n_points)]
+    with FaultServer(throttle={"rpm": R, "headers": headers}) as fs:
         ep = Endpoint(fs.base_url, "fault", logprobs=True, concurrency=4, rpm=rpm)
         t0 = time.monotonic()
         res = run_requests(prompts, ep, cache)
