@@ -112,9 +112,10 @@ def test_a_throttled_start_is_waited_out_with_a_countdown(processing_ready, tmp_
     import processing
 
     points = run("geobias:samplepoints", {"COUNT": 12, "METHOD": 1, "OUTPUT": "memory:"})
+    cache, rated = str(tmp_path / "c.sqlite"), str(tmp_path / "rated.gpkg")
     params = {"INPUT": points["OUTPUT"], "PROVIDER": 9, "MODEL": f"fake-{uuid.uuid4().hex[:8]}",
-              "CONCURRENCY": 4, "TOPICS": "Infant Mortality Rate", "CACHE": str(tmp_path / "c"),
-              "OUTPUT": str(tmp_path / "rated.gpkg")}  # fmt: skip
+              "CONCURRENCY": 4, "TOPICS": "Infant Mortality Rate", "CACHE": cache,
+              "OUTPUT": rated}  # fmt: skip
     with FaultServer(throttle={"first_s": 2.0}) as fs:
         params["BASE_URL"] = fs.base_url
         log = _Log()
