@@ -106,3 +106,13 @@ def test_without_prices_the_runs_row_has_tokens_and_no_cost(points, tmp_path):
     with sqlite3.connect(out) as con:
         row = con.execute("select completion_tokens, cost from runs").fetchone()
     assert row == (8 * 24, None)  # unknown, not free
+
+
+def test_the_draws_of_a_sampled_score_count_before_sampling(processing_ready, tmp_path):
+    with pytest.raises(QgsProcessingException) as info:
+        run("geobias:survey", {"COUNT": 5000, "PROVIDER": 11, "BASE_URL": "http://127.0.0.1:9/v1",
+                               "MODEL": "m", "TOPICS": "Infant Mortality Rate", "SCORE": 3,
+                               "SAMPLES": 20, "OUTPUT": str(tmp_path / "s.gpkg")})  # fmt: skip
+    message = str(info.value)
+    assert "100000 requests (5000 points × 1 topic(s) × 1 language(s) × 20 draws)" in message
+    assert "SAMPLES" in message and "MAX_REQUESTS" in message
