@@ -166,7 +166,7 @@ def main(n_points=2000):
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         window.show()
         dock.push = lambda *a, **k: None  # the message bar is not under test
-        dock.confirm = lambda plan: True
+        dock.survey_job.confirm = lambda plan: True
         dock.ui.nameEdit.setText("counties")
         counties = QgsVectorLayer(
             os.path.join(DATA, "us_counties.gpkg") + "|layername=counties", "counties", "ogr"
@@ -202,7 +202,7 @@ def main(n_points=2000):
         area.preview_layer = area.preview_points = None  # Run samples the points itself
         for label in ("survey: 2 models", "survey re-run (all cached)"):
             sent = fs.n_requests
-            elapsed, gaps = measure(beat, dock.run, idle)
+            elapsed, gaps = measure(beat, dock.survey_job.run, idle)
             ok = dock.panel.progressBar.value() == 100
             row(f"{label}, {fs.n_requests - sent} requests sent", elapsed, gaps, ok)
         rated = list(dock.results.rated_layers)

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="388"/>
+        <location filename="../ui/survey_job.py" line="183"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/survey_job.py" line="96"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -564,17 +564,17 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="304"/>
+        <location filename="../ui/survey_job.py" line="99"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="68"/>
+        <location filename="../ui/survey_job.py" line="33"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="68"/>
+        <location filename="../ui/survey_job.py" line="33"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
@@ -589,17 +589,17 @@
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="143"/>
+        <location filename="../ui/dock.py" line="77"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="400"/>
+        <location filename="../ui/survey_job.py" line="195"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="143"/>
+        <location filename="../ui/dock.py" line="77"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -619,7 +619,7 @@
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="529"/>
+        <location filename="../ui/dock.py" line="312"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1014,57 +1014,57 @@
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="52"/>
+        <location filename="../ui/survey_job.py" line="17"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="53"/>
+        <location filename="../ui/survey_job.py" line="18"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="54"/>
+        <location filename="../ui/survey_job.py" line="19"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="55"/>
+        <location filename="../ui/survey_job.py" line="20"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="80"/>
+        <location filename="../ui/survey_job.py" line="21"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="81"/>
+        <location filename="../ui/survey_job.py" line="22"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="362"/>
+        <location filename="../ui/survey_job.py" line="157"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="365"/>
+        <location filename="../ui/survey_job.py" line="160"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1077,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="369"/>
+        <location filename="../ui/survey_job.py" line="164"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="377"/>
+        <location filename="../ui/survey_job.py" line="172"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1141,7 +1141,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="106"/>
+        <location filename="../ui/survey_job.py" line="71"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1347,22 +1347,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="345"/>
+        <location filename="../ui/survey_job.py" line="140"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="423"/>
+        <location filename="../ui/survey_job.py" line="218"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="427"/>
+        <location filename="../ui/survey_job.py" line="222"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="436"/>
+        <location filename="../ui/survey_job.py" line="231"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2692,7 +2692,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2751,7 +2751,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="390"/>
+        <location filename="../ui/survey_job.py" line="151"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
@@ -2801,7 +2801,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3066,7 +3066,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3306,7 +3306,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="107"/>
+        <location filename="../ui/survey_job.py" line="72"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3321,12 +3321,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="108"/>
+        <location filename="../ui/survey_job.py" line="73"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="230"/>
+        <location filename="../ui/dock.py" line="166"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -5174,27 +5174,27 @@ Prompt :
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="168"/>
+        <location filename="../ui/dock.py" line="104"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="169"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="481"/>
+        <location filename="../ui/dock.py" line="264"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="468"/>
+        <location filename="../ui/dock.py" line="251"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="471"/>
+        <location filename="../ui/dock.py" line="254"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5477,7 +5477,7 @@ Prompt :
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="425"/>
+        <location filename="../ui/survey_job.py" line="220"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -7203,12 +7203,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="78"/>
+        <location filename="../ui/survey_job.py" line="43"/>
         <source>• {model} at {host}: {n} requests, {time}</source>
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/survey_job.py" line="54"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.

@@ -17,18 +17,15 @@ from qgis.PyQt.QtWidgets import (
     QFormLayout,
     QFrame,
     QMenu,
-    QMessageBox,
     QPushButton,
     QScrollArea,
     QWidget,
 )
 
 from ..core.wording import strip_reprs
-from ..host import embedded_problem
-from ..i18n_util import QT_TRANSLATE_NOOP, tr, translate
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import GUIDE
 from ..processing.endpoints import stop_embedded
-from . import survey_plan
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
@@ -39,74 +36,12 @@ from .past_runs import RunsCombo
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
 from .settings import SurveySettings, default_survey_name
+from .survey_job import SurveyJob, step_labels
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
 from .wheel import ignore_wheel_unless_focused
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
-
-
-def step_labels():
-    """What the progress line says when a step of the run starts (by algorithm or label)."""
-    return {
-        "embedded": tr("Starting the embedded model…"),
-        "geobias:ratelocations": tr("Rating the points…"),
-        "geobias:samplegroundtruth": tr("Sampling the ground truth…"),
-        "collect": tr("Styling the layers…"),
-        "geobias:biasmetrics": tr("Computing the bias metrics…"),
-        "load": tr("Loading the layers…"),
-    }
-
-
-def confirmation_text(plan):
-    """What the survey will ask of which model, how long it should take (from the rate each
-    model had on this machine before), its cost, and the question."""
-    from ..processing.endpoints import model_label
-    from ..processing.progress import estimate_text, remembered_left, survey_key
-
-    est = plan.estimate
-    cost = (
-        tr("Estimated cost: {c:.4f} (at the prices set in the options).").format(c=est.cost)
-        if est.cost is not None
-        else tr("No price is set for these endpoints.")
-    )
-    lines = []
-    for ep, part in plan.parts:
-        if not part.n_requests:
-            continue
-        left, runs = remembered_left(survey_key(ep), part.n_requests)
-        lines.append(
-            tr("• {model} at {host}: {n} requests, {time}").format(
-                model=model_label(ep.model), host=ep.host(), n=part.n_requests,
-                time=estimate_text(left, runs),
-            )
-        )  # fmt: skip
-    from .batch import batch_alternative
-
-    alternative = batch_alternative(plan)
-    if alternative:  # live or batch: the user sees the choice
-        cost = f"{cost}\n{alternative}"
-    return tr(
-        "{n} requests will be sent ({cached} of {total} answers come from the cache):\n"
-        "{models}\nAbout {tok} prompt tokens.\n{cost}\n\nStart the survey?"
-    ).format(
-        n=est.n_requests,
-        cached=est.n_cached,
-        total=est.n_total or est.n_requests + est.n_cached,
-        models="\n".join(lines) or ", ".join(est.hosts),
-        tok=est.prompt_tokens,
-        cost=cost,
-    )
-
-
-def prepare_labels(n):
-    """What the progress line says while a survey is prepared (points sampled, requests
-    counted) before its confirmation."""
-    return {
-        "geobias:samplepoints": translate("@default", "Sampling %n point(s)…", None, n),
-        "points": tr("Reading the points…"),
-        "estimate": tr("Counting the requests…"),
-    }
 
 
 def compact_combo(combo, chars=10):
@@ -139,7 +74,6 @@ class GeoBiasDock(QDockWidget):
         self.ui = FORM()
         self.ui.setupUi(self.body)
         self.setWidget(self.body)
-        self.plan = None
         self.panel = RunPanel(
             self.body, tr("Run survey"), tr("Resume survey"), self.pusher(), step_labels()
         )
@@ -162,7 +96,9 @@ class GeoBiasDock(QDockWidget):
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
         self.panel.busyChanged.connect(lambda busy: self._show_survey_run())
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
-        self.panel.runRequested.connect(self.run)
+        # The survey's job runs on the dock's panel, as the other tabs' jobs do (ui/survey_job.py).
+        self.survey_job = SurveyJob(self)
+        self.panel.runRequested.connect(self.survey_job.run)
         self.ui.helpButton.clicked.connect(self.open_help)
         self.help_menu = QMenu(self.ui.helpButton)
         self.help_menu.addAction(tr("User guide")).triggered.connect(self.open_help)
@@ -266,10 +202,15 @@ class GeoBiasDock(QDockWidget):
     def reset_results(self):
         """Empty every tab's results and the run line (a run in progress goes on)."""
         if not self.panel.busy:
-            self.plan = None
+            self.survey_job.plan = None
         self.panel.reset()
         for tab in self.tab_widgets():
             tab.reset()
+
+    @property
+    def plan(self):
+        """The survey plan that runs or ran last (None before the survey's own task)."""
+        return self.survey_job.plan
 
     def save_settings(self, *args):
         self.settings().write()  # noqa: QGS201 (SurveySettings.write, not QgsProject.write)
@@ -285,164 +226,6 @@ class GeoBiasDock(QDockWidget):
         """The tabs' lists of the project's past runs, read again (a project opened, saved)."""
         for combo in self.findChildren(RunsCombo):
             combo.refresh()
-
-    # ------------------------------------------------------------------ run
-    def run(self):
-        """Confirm what will be sent, then run the survey algorithms as a background task.
-
-        The points are sampled (unless previewed) and the requests counted in a first
-        background job; the confirmation follows, then the survey's own task."""
-        if self.panel.busy:
-            return
-        self.plan = None  # set when the survey's own task starts
-        s = self.settings()
-        area = self.area.study_area()
-        if area is None:
-            self.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
-            return
-        if not s.topics or not s.endpoints:
-            self.push(tr("Tick at least one topic and one model."), Qgis.MessageLevel.Warning)
-            return
-        mismatches = self.survey.mismatches()
-        if mismatches and not self.confirm_truth(mismatches):
-            return
-        s = self.settings()  # with the confirmations
-        s.write()  # noqa: QGS201 (SurveySettings.write, not QgsProject.write)
-        if survey_plan.uses_embedded(s):
-            # Before sampling and the confirmation: say what to install, not fail afterwards.
-            problem = embedded_problem()
-            if problem:
-                self.offer_install(problem)
-                return
-        preview = None
-        if self.area.preview_layer is not None and self.area.preview_points is not None:
-            preview = (self.area.preview_layer, self.area.preview_points)
-        try:
-            task = survey_plan.prepare_task(s, area, preview)
-        except Exception as e:
-            self.push(
-                tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
-                Qgis.MessageLevel.Warning,
-            )
-            return
-        self.panel.start(
-            task, lambda t: self._prepared(t, s), stopped_sentence=self.cannot_start,
-            resumable=False, labels=prepare_labels(s.n_points),
-        )  # fmt: skip
-
-    @staticmethod
-    def cannot_start(reason):
-        return tr("Cannot start the survey: {e}.").format(e=reason)
-
-    def _prepared(self, task, s):
-        """Points sampled and requests counted: confirm, build the plan and start it."""
-        prepared = task.results[-1]
-        try:
-            plan = survey_plan.plan(s, None, prepared["LAYER"], estimate=False,
-                               lonlat=prepared["LONLAT"])  # fmt: skip
-        except Exception as e:
-            self.panel.set_text("")
-            self.push(
-                tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
-                Qgis.MessageLevel.Warning,
-                details=e,
-            )
-            return
-        plan.estimate, plan.parts = prepared["ESTIMATE"], prepared.get("PARTS", [])
-        self.panel.set_text("")
-        if plan.note:
-            self.push(plan.note, Qgis.MessageLevel.Info)
-        if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
-            self.panel.set_text(tr("Not started."))
-            return
-        self.start(plan)
-
-    def confirm_truth(self, mismatches):
-        """Ask before rank errors compare a topic with a field whose name does not name it."""
-        lines = "\n".join(
-            tr("• {topic} ← field {field}").format(topic=t, field=f) for t, f in mismatches
-        )
-        text = tr(
-            "The rank errors will compare these ratings with a ground truth whose name does "
-            "not say it measures the topic:\n\n{lines}\n\nDoes each field measure its topic?"
-        ).format(lines=lines)
-        answer = QMessageBox.question(
-            self,
-            tr("GeoBias: ground truth"),
-            text,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            self.push(
-                tr("Not started: choose the ground truth of each topic in the Survey tab."),
-                Qgis.MessageLevel.Info,
-            )
-            self.show_tab(self.survey)
-            return False
-        self.survey.confirmed.update(mismatches)
-        return True
-
-    def confirm(self, plan):
-        text = confirmation_text(plan)
-        answer = QMessageBox.question(
-            self,
-            tr("GeoBias survey"),
-            text,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.Yes,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def start(self, plan):
-        """Start the plan's task; progress, results and errors come back through the panel."""
-        self.plan = plan
-        self.panel.start(
-            plan.task, self._completed, stopped_sentence=self.stopped_sentence,
-            cancelled_text=tr(
-                "Cancelled. Answers so far are cached: Resume continues where it stopped."
-            ),
-        )  # fmt: skip
-
-    def cancel(self):
-        self.panel.cancel()
-
-    def stopped_sentence(self, reason):
-        """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
-        if reason[:1].isupper() and reason[1:2].islower():  # "The endpoint…" mid-sentence
-            reason = reason[0].lower() + reason[1:]
-        reason = reason.rstrip(". ")  # a whole sentence from Processing (a stopped run)
-        counts = None
-        if self.plan is not None and self.plan.recount is not None:
-            try:
-                est = self.plan.recount()
-                counts = (est.n_cached, est.n_total or est.n_requests + est.n_cached)
-            except Exception as e:  # the count is a courtesy: never hide the reason
-                log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
-        if counts is None:
-            return tr("The survey stopped: {reason}.").format(reason=reason)
-        if "Resume" in reason:  # an early stop already says what Resume does: say it once
-            text = tr("The survey stopped: {reason}. {cached} of {total} answers are cached.")
-            return text.format(reason=reason, cached=counts[0], total=counts[1])
-        return tr(
-            "The survey stopped: {reason}; {cached} of {total} answers are cached, Resume "
-            "continues."
-        ).format(reason=reason, cached=counts[0], total=counts[1])
-
-    def _completed(self, task):
-        try:
-            layers = self.plan.load(task.results)
-        except Exception as e:
-            self.push(
-                tr("Could not load the results: {e}.").format(e=error_sentence(e)),
-                Qgis.MessageLevel.Critical,
-                details=e,
-            )
-            return
-        self.area.points_band.reset()  # the rated points replace the preview on the map
-        self.results.columns.update(self.plan.columns)
-        self.show_results(layers)
-        self.panel.succeeded(task)
 
     # ------------------------------------------------------------------ results
     def show_results(self, layers, group_name=None):

@@ -83,7 +83,8 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         dock.survey.truth[TOPIC] = (countries.id(), "infant_mortality")
 
         shown = []
-        monkeypatch.setattr(dock, "confirm", lambda plan: shown.append(plan.estimate) or True)
+        job = dock.survey_job
+        monkeypatch.setattr(job, "confirm", lambda plan: shown.append(plan.estimate) or True)
         sent = []
         post = chat.ChatClient.post
 
@@ -97,7 +98,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         QgsApplication.messageLog().messageReceived.connect(
             lambda msg, tag, level: logged.append(msg)
         )
-        dock.run()
+        dock.survey_job.run()
         assert dock.panel.task is not None
         # A time-out only: Gemma 3 270M (the default) took over 240 s for these 6 requests at
         # load 15 on this shared machine's 2 cores (about 1.3 s per request when idle).
@@ -129,7 +130,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         assert feats[0]["completion"] in text and "Nearby Places" in text
 
         # The same survey again: everything comes from the cache, nothing is sent.
-        dock.run()
+        dock.survey_job.run()
         wait_for(lambda: dock.panel.task is None, timeout=240.0)
         assert len(shown) == 1 and len(sent) == 6
         assert dock.results.metrics.rowCount() == 1

@@ -22,9 +22,10 @@ from geobias.processing import progress
 from geobias.processing.endpoints import HERB_EMBEDDED_MODEL, herb_model_label
 from geobias.processing.herb_io import format_estimate
 from geobias.test.faultserver import FaultServer
-from geobias.ui.dock import GeoBiasDock, confirmation_text
+from geobias.ui.dock import GeoBiasDock
 from geobias.ui.run_panel import RunPanel
 from geobias.ui.settings import save_endpoints
+from geobias.ui.survey_job import confirmation_text
 from geobias.ui.survey_plan import Plan
 
 sys.path.insert(0, "/usr/share/qgis/python/plugins")

@@ -105,8 +105,9 @@ def test_a_run_in_two_languages_loads_a_layer_per_language(dock, monkeypatch):
         dock.survey.truth[TOPIC] = (countries.id(), "infant_mortality")
         check(dock.survey, "en", "fr")
         shown = []
-        monkeypatch.setattr(dock, "confirm", lambda plan: shown.append(plan.estimate) or True)
-        dock.run()
+        job = dock.survey_job
+        monkeypatch.setattr(job, "confirm", lambda plan: shown.append(plan.estimate) or True)
+        dock.survey_job.run()
         wait_for(lambda: dock.panel.task is None)
         assert shown[0].n_requests == 10 and fs.n_requests == 10
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — two languages")

@@ -13,7 +13,7 @@ from geobias.test.batchservers import KEYS, BatchServer
 from geobias.test.qgis.test_ui_run import capture_pushes, dock  # noqa: F401 - the dock fixture
 from geobias.test.qtstub import wait_for
 from geobias.ui import batch
-from geobias.ui.dock import confirmation_text
+from geobias.ui.survey_job import confirmation_text
 from geobias.ui.survey_plan import Plan
 
 

@@ -61,8 +61,8 @@ def run_once(dock, monkeypatch):
         shown.append(plan.estimate)
         return True
 
-    monkeypatch.setattr(dock, "confirm", confirm)
-    dock.run()
+    monkeypatch.setattr(dock.survey_job, "confirm", confirm)
+    dock.survey_job.run()
     assert dock.panel.task is not None, "the run did not start"
     wait_for(lambda: dock.panel.task is None)
     return shown
@@ -110,10 +110,10 @@ def test_run_adds_styled_layers_metrics_and_resumes_for_free(dock, monkeypatch):
 def test_cancel_then_resume_sends_each_request_once(dock, monkeypatch):
     with FaultServer(delay_s=0.05) as fs:
         setup_survey(dock, fs, "stub resume", 40, truth=False)
-        monkeypatch.setattr(dock, "confirm", lambda plan: True)
-        dock.run()
+        monkeypatch.setattr(dock.survey_job, "confirm", lambda plan: True)
+        dock.survey_job.run()
         wait_for(lambda: fs.n_requests >= 6)
-        dock.cancel()
+        dock.survey_job.cancel()
         wait_for(lambda: dock.panel.task is None)
         assert dock.panel.runButton.text() == "Resume survey"
         sent = fs.n_requests
@@ -228,9 +228,9 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     monkeypatch.setattr(dock, "_push_with_button", lambda text, level, button=None: offered.append(
         (text, button and button[0])))  # fmt: skip
     monkeypatch.setattr(dock_module, "log", lambda text, level=None: logged.append(text))
-    monkeypatch.setattr(dock, "confirm", lambda plan: confirmed.append(plan) or True)
+    monkeypatch.setattr(dock.survey_job, "confirm", lambda plan: confirmed.append(plan) or True)
     monkeypatch.setattr(survey_plan, "sample_points", lambda *a, **k: pytest.fail("sampled"))
-    dock.run()
+    dock.survey_job.run()
     assert dock.panel.task is None and confirmed == []  # stopped before sampling and confirmation
     ((text, label),) = offered
     assert "xllamacpp" in text and model_install_line() in text

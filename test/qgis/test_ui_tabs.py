@@ -11,7 +11,7 @@ from qgis.PyQt.QtWidgets import QMessageBox, QScrollArea
 from geobias.paths import COUNTRIES, DATA, REFERENCE
 from geobias.processing.definitions import SAMPLE_METHODS
 from geobias.test.qtstub import wait_job
-from geobias.ui import dock as dock_module
+from geobias.ui import survey_job as survey_job_module
 from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.results import COLUMNS
@@ -127,11 +127,11 @@ def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypa
     monkeypatch.setattr(survey_plan, "prepare_task", fake_plan)
     # The default model is the embedded one; where it is not installed (QGIS 3.40/3.44 in make
     # test-matrix) the dock would stop at "install xllamacpp" after the confirmation.
-    monkeypatch.setattr(dock_module, "embedded_problem", lambda: None)
+    monkeypatch.setattr(survey_job_module, "embedded_problem", lambda: None)
     monkeypatch.setattr(
         QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No
     )
-    dock.run()
+    dock.survey_job.run()
     assert len(asked) == 1 and "infant_mortality" in asked[0] and DENSITY in asked[0]
     assert planned == [] and dock.panel.task is None  # refused: nothing sampled, nothing sent
     monkeypatch.setattr(
@@ -139,10 +139,10 @@ def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypa
         "question",
         lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes,
     )
-    dock.run()
+    dock.survey_job.run()
     assert len(planned) == 1  # confirmed: the run goes on
     assert dock.settings().truth_confirmed == [f"{DENSITY}\tinfant_mortality"]
-    dock.run()
+    dock.survey_job.run()
     assert len(asked) == 2  # asked once per pair, not at every run
     assert countries.isValid()
 
