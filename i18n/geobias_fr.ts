@@ -24,32 +24,32 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="53"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="49"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="73"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="59"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="58"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="54"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="673"/>
+        <location filename="../processing/parameters.py" line="674"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="92"/>
+        <location filename="../processing/algorithms/report.py" line="77"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="97"/>
+        <location filename="../processing/algorithms/report.py" line="82"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -59,42 +59,42 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="79"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="80"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="61"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="52"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="64"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="55"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="67"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="58"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="70"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="61"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="64"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="74"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="65"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="79"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="70"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
@@ -109,32 +109,32 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="68"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="54"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="47"/>
+        <location filename="../processing/algorithms/sample_points.py" line="41"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="93"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="139"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="170"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -189,7 +189,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/runs.py" line="175"/>
+        <location filename="../processing/runs.py" line="225"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="84"/>
+        <location filename="../processing/algorithms/export_batch.py" line="85"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
@@ -239,17 +239,17 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="261"/>
+        <location filename="../processing/parameters.py" line="262"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="267"/>
+        <location filename="../processing/parameters.py" line="268"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="273"/>
+        <location filename="../processing/parameters.py" line="274"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -259,7 +259,7 @@
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="885"/>
+        <location filename="../processing/parameters.py" line="888"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
@@ -284,17 +284,17 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="510"/>
+        <location filename="../processing/parameters.py" line="511"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="62"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="59"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="92"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="89"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -304,12 +304,12 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="74"/>
+        <location filename="../processing/algorithms/survey.py" line="63"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="74"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="69"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
@@ -329,87 +329,87 @@
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="74"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="60"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="77"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="63"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="80"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="66"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="89"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="75"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="83"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="83"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="87"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="87"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="109"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="95"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="119"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="105"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="122"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="108"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="123"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="109"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="152"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="141"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="163"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="152"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="167"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="156"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="222"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="220"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="226"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="224"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -424,22 +424,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="141"/>
+        <location filename="../processing/parameters.py" line="140"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="147"/>
+        <location filename="../processing/parameters.py" line="146"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="161"/>
+        <location filename="../processing/parameters.py" line="160"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="164"/>
+        <location filename="../processing/parameters.py" line="163"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -449,7 +449,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="196"/>
+        <location filename="../processing/parameters.py" line="197"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -469,32 +469,32 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="155"/>
+        <location filename="../processing/parameters.py" line="154"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="597"/>
+        <location filename="../processing/parameters.py" line="598"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="69"/>
+        <location filename="../processing/algorithms/survey.py" line="58"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="75"/>
+        <location filename="../processing/algorithms/survey.py" line="64"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="610"/>
+        <location filename="../processing/parameters.py" line="611"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="98"/>
+        <location filename="../processing/algorithms/survey.py" line="100"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -809,27 +809,27 @@
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="21"/>
+        <location filename="../processing/base.py" line="18"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="22"/>
+        <location filename="../processing/base.py" line="19"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="44"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="35"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="47"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="33"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
@@ -844,12 +844,12 @@
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="22"/>
+        <location filename="../processing/algorithms/sample_points.py" line="16"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="39"/>
+        <location filename="../processing/algorithms/survey.py" line="28"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -879,37 +879,37 @@
         <translation>GeoBias : paquets manquants</translation>
     </message>
     <message>
-        <location filename="../host.py" line="91"/>
+        <location filename="../host.py" line="106"/>
         <source>On Windows, open the OSGeo4W Shell and run: python -m pip install {names}</source>
         <translation>Sous Windows, ouvrez l'OSGeo4W Shell et lancez : python -m pip install {names}</translation>
     </message>
     <message>
-        <location filename="../host.py" line="95"/>
+        <location filename="../host.py" line="110"/>
         <source>On macOS, run: /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</source>
         <translation>Sous macOS, lancez : /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</translation>
     </message>
     <message>
-        <location filename="../host.py" line="100"/>
+        <location filename="../host.py" line="115"/>
         <source>On Debian or Ubuntu, run: sudo apt install {debian} (other Linux: install them from your distribution&apos;s packages, built on the same GEOS as QGIS)</source>
         <translation>Sous Debian ou Ubuntu, lancez : sudo apt install {debian} (autres Linux : installez-les depuis les paquets de votre distribution, compilés sur le même GEOS que QGIS)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="107"/>
+        <location filename="../host.py" line="122"/>
         <source>GeoBias needs {packages} in QGIS&apos;s Python. {hint}, then restart QGIS.</source>
         <translation>GeoBias a besoin de {packages} dans le Python de QGIS. {hint}, puis redémarrez QGIS.</translation>
     </message>
     <message>
-        <location filename="../host.py" line="143"/>
+        <location filename="../host.py" line="158"/>
         <source>GeoBias cannot use the shapely in {path}: it is built on GEOS {ours}, but QGIS uses GEOS {qgis}, and two GEOS versions in one QGIS process crash it. Install a shapely built on QGIS&apos;s GEOS instead: on Debian or Ubuntu, sudo apt install python3-shapely and remove the other one (python3 -m pip uninstall shapely); elsewhere, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; with the GEOS development files of your distribution. Then restart QGIS.</source>
         <translation>GeoBias ne peut pas utiliser le shapely de {path} : il est compilé sur GEOS {ours}, alors que QGIS utilise GEOS {qgis}, et deux versions de GEOS dans un même processus QGIS le font planter. Installez plutôt un shapely compilé sur le GEOS de QGIS : sous Debian ou Ubuntu, sudo apt install python3-shapely et supprimez l'autre (python3 -m pip uninstall shapely) ; ailleurs, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; avec les fichiers de développement GEOS de votre distribution. Redémarrez ensuite QGIS.</translation>
     </message>
     <message>
-        <location filename="../host.py" line="158"/>
+        <location filename="../host.py" line="173"/>
         <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="92"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="93"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1157,12 +1157,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="197"/>
+        <location filename="../host.py" line="212"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="197"/>
+        <location filename="../host.py" line="212"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
@@ -1207,7 +1207,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="101"/>
+        <location filename="../processing/algorithms/survey.py" line="103"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1227,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="679"/>
+        <location filename="../processing/parameters.py" line="680"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="684"/>
+        <location filename="../processing/parameters.py" line="685"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="689"/>
+        <location filename="../processing/parameters.py" line="690"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="695"/>
+        <location filename="../processing/parameters.py" line="696"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="701"/>
+        <location filename="../processing/parameters.py" line="702"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="792"/>
+        <location filename="../processing/parameters.py" line="795"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="726"/>
+        <location filename="../processing/parameters.py" line="727"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="743"/>
+        <location filename="../processing/parameters.py" line="746"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1272,32 +1272,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="49"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="40"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for 'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale (SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; on another scale the score is mapped linearly onto 0–9.9.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article. Les notes hors de l'échelle (SCALE_MIN–SCALE_MAX, par défaut le 0–9.9 de l'article) sont comptées et signalées ; sur une autre échelle, le score est ramené linéairement sur 0–9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="78"/>
         <source>Bottom of the rating scale the model was asked for</source>
         <translation>Bas de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="78"/>
         <source>Top of the rating scale the model was asked for</source>
         <translation>Haut de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="103"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="94"/>
         <source>Ratings outside the scale</source>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="143"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="150"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
@@ -1367,182 +1367,182 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="40"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="31"/>
         <source>Aggregate ratings to polygons</source>
         <translation>Agréger les notes par polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="44"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="35"/>
         <source>Summarises rated points per unit of any polygon layer (census tracts, districts, countries): n_points, n_scored (points with a score), answer_rate (answered / asked; failed requests were not asked), mean_rating, mean_rank and mean_rank_error (&gt; 0: the model overestimates the unit). Units with fewer scored points than the minimum get few_points = 1 and show grey on the map; Correlate and Hot spots leave them out by default. Points and polygons may be in any CRS (the points are moved into the polygons&apos; CRS); a point on a border shared by several units counts once, in the first of them. The output keeps every field of the polygons, so census variables come along for &apos;Correlate with census fields&apos;.</source>
         <translation>Résume les points notés par unité d'une couche de polygones quelconque (îlots de recensement, districts, pays) : n_points, n_scored (points ayant un score), answer_rate (réponses / questions ; les requêtes échouées ne comptent pas comme posées), mean_rating, mean_rank et mean_rank_error (&gt; 0 : le modèle surestime l'unité). Les unités ayant moins de points notés que le minimum reçoivent few_points = 1 et apparaissent en gris sur la carte ; Corréler et Points chauds les écartent par défaut. Points et polygones peuvent être dans n'importe quel SCR (les points sont reprojetés dans celui des polygones) ; un point sur une frontière commune à plusieurs unités compte une seule fois, dans la première. La sortie garde tous les champs des polygones : les variables de recensement suivent pour « Corréler avec des champs de recensement ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="62"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="53"/>
         <source>Units (polygons)</source>
         <translation>Unités (polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="68"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="59"/>
         <source>Minimum scored points per unit (fewer: flagged few_points)</source>
         <translation>Minimum de points notés par unité (en dessous : marquée few_points)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="74"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="65"/>
         <source>Units with ratings</source>
         <translation>Unités avec notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="70"/>
         <source>Units with at least one point</source>
         <translation>Unités ayant au moins un point</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="71"/>
         <source>Units with too few points</source>
         <translation>Unités ayant trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="81"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="72"/>
         <source>Points in no unit</source>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="177"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="175"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="100"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="102"/>
         <source>The rated points hold several models or topics ({names}): aggregate one rated layer (one model and topic) at a time.</source>
         <translation>Les points notés mêlent plusieurs modèles ou thèmes ({names}) : agrégez une couche notée (un modèle et un thème) à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="107"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="109"/>
         <source>The polygon layer has no geometry.</source>
         <translation>La couche de polygones n'a aucune géométrie.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="147"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="149"/>
         <source>Units: mean rank error</source>
         <translation>Unités : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="153"/>
         <source>{p} points in {u} units; {f} units have fewer than {m} scored points (few_points = 1).</source>
         <translation>{p} points dans {u} unités ; {f} unités ont moins de {m} points notés (few_points = 1).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="157"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="159"/>
         <source>{n} points lie in no unit (outside the polygons or not transformable into their CRS).</source>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="23"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="52"/>
+        <location filename="../processing/algorithms/correlate.py" line="42"/>
         <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
         <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="61"/>
+        <location filename="../processing/algorithms/correlate.py" line="51"/>
         <source>Correlate with census fields</source>
         <translation>Corréler avec des champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="66"/>
+        <location filename="../processing/algorithms/correlate.py" line="56"/>
         <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
         <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="77"/>
+        <location filename="../processing/algorithms/correlate.py" line="67"/>
         <source>Units or rated points</source>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="77"/>
+        <location filename="../processing/algorithms/correlate.py" line="67"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="81"/>
+        <location filename="../processing/algorithms/correlate.py" line="71"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="133"/>
+        <location filename="../processing/algorithms/hotspots.py" line="118"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="121"/>
+        <location filename="../processing/algorithms/hotspots.py" line="106"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="99"/>
+        <location filename="../processing/algorithms/correlate.py" line="89"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="104"/>
+        <location filename="../processing/algorithms/correlate.py" line="94"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="105"/>
+        <location filename="../processing/algorithms/correlate.py" line="95"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="106"/>
+        <location filename="../processing/algorithms/correlate.py" line="96"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="107"/>
+        <location filename="../processing/algorithms/correlate.py" line="97"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="108"/>
+        <location filename="../processing/algorithms/correlate.py" line="98"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="116"/>
+        <location filename="../processing/algorithms/correlate.py" line="113"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="119"/>
+        <location filename="../processing/algorithms/correlate.py" line="116"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="121"/>
+        <location filename="../processing/algorithms/correlate.py" line="118"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="124"/>
+        <location filename="../processing/algorithms/correlate.py" line="121"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="267"/>
+        <location filename="../processing/algorithms/hotspots.py" line="269"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="176"/>
+        <location filename="../processing/algorithms/correlate.py" line="173"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="220"/>
+        <location filename="../processing/algorithms/correlate.py" line="226"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1552,142 +1552,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="109"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="74"/>
+        <location filename="../processing/algorithms/hotspots.py" line="59"/>
         <source>Bias hot spots</source>
         <translation>Points chauds du biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="79"/>
+        <location filename="../processing/algorithms/hotspots.py" line="64"/>
         <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
         <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="94"/>
+        <location filename="../processing/algorithms/hotspots.py" line="79"/>
         <source>Units or points</source>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="94"/>
+        <location filename="../processing/algorithms/hotspots.py" line="79"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="98"/>
+        <location filename="../processing/algorithms/hotspots.py" line="83"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="106"/>
+        <location filename="../processing/algorithms/hotspots.py" line="91"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="115"/>
+        <location filename="../processing/algorithms/hotspots.py" line="100"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="127"/>
+        <location filename="../processing/algorithms/hotspots.py" line="112"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="138"/>
+        <location filename="../processing/algorithms/hotspots.py" line="123"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Global Moran&apos;s I: permutation p-value</source>
         <translation>I de Moran global : valeur p par permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="147"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="165"/>
+        <location filename="../processing/algorithms/hotspots.py" line="167"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="190"/>
+        <location filename="../processing/algorithms/hotspots.py" line="192"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="197"/>
+        <location filename="../processing/algorithms/hotspots.py" line="199"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="200"/>
+        <location filename="../processing/algorithms/hotspots.py" line="202"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="209"/>
+        <location filename="../processing/algorithms/hotspots.py" line="211"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="211"/>
+        <location filename="../processing/algorithms/hotspots.py" line="213"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="218"/>
+        <location filename="../processing/algorithms/hotspots.py" line="220"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="237"/>
+        <location filename="../processing/algorithms/hotspots.py" line="239"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="262"/>
+        <location filename="../processing/algorithms/hotspots.py" line="264"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="268"/>
+        <location filename="../processing/algorithms/hotspots.py" line="270"/>
         <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -1847,62 +1847,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="54"/>
+        <location filename="../processing/algorithms/compare_models.py" line="25"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="87"/>
+        <location filename="../processing/algorithms/compare_models.py" line="58"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="93"/>
+        <location filename="../processing/algorithms/compare_models.py" line="64"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="98"/>
+        <location filename="../processing/algorithms/compare_models.py" line="69"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="117"/>
+        <location filename="../processing/algorithms/compare_models.py" line="88"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="122"/>
+        <location filename="../processing/algorithms/compare_models.py" line="93"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="128"/>
+        <location filename="../processing/algorithms/compare_models.py" line="99"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="132"/>
+        <location filename="../processing/algorithms/compare_models.py" line="103"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="133"/>
+        <location filename="../processing/algorithms/compare_models.py" line="104"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="154"/>
+        <location filename="../processing/algorithms/compare_models.py" line="127"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="175"/>
+        <location filename="../processing/algorithms/compare_models.py" line="178"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="213"/>
+        <location filename="../processing/algorithms/compare_models.py" line="216"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -1912,17 +1912,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="327"/>
+        <location filename="../processing/algorithms/compare_models.py" line="330"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="333"/>
+        <location filename="../processing/algorithms/compare_models.py" line="336"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="341"/>
+        <location filename="../processing/algorithms/compare_models.py" line="344"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -1942,7 +1942,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="60"/>
+        <location filename="../processing/algorithms/herb.py" line="45"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
@@ -2037,7 +2037,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="95"/>
+        <location filename="../processing/algorithms/herb.py" line="79"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2057,37 +2057,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="101"/>
+        <location filename="../processing/algorithms/herb.py" line="85"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="107"/>
+        <location filename="../processing/algorithms/herb.py" line="91"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="113"/>
+        <location filename="../processing/algorithms/herb.py" line="97"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="120"/>
+        <location filename="../processing/algorithms/herb.py" line="104"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="126"/>
+        <location filename="../processing/algorithms/herb.py" line="110"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="132"/>
+        <location filename="../processing/algorithms/herb.py" line="116"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="138"/>
+        <location filename="../processing/algorithms/herb.py" line="122"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2112,17 +2112,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="873"/>
+        <location filename="../processing/parameters.py" line="876"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="874"/>
+        <location filename="../processing/parameters.py" line="877"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="147"/>
+        <location filename="../processing/algorithms/herb.py" line="131"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
@@ -2132,62 +2132,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="153"/>
+        <location filename="../processing/algorithms/herb.py" line="137"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="160"/>
+        <location filename="../processing/algorithms/herb.py" line="144"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="352"/>
+        <location filename="../processing/parameters.py" line="353"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="161"/>
+        <location filename="../processing/algorithms/herb.py" line="145"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="150"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="171"/>
+        <location filename="../processing/algorithms/herb.py" line="155"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="172"/>
+        <location filename="../processing/algorithms/herb.py" line="156"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="173"/>
+        <location filename="../processing/algorithms/herb.py" line="157"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="174"/>
+        <location filename="../processing/algorithms/herb.py" line="158"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
+        <location filename="../processing/algorithms/herb.py" line="159"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="176"/>
+        <location filename="../processing/algorithms/herb.py" line="160"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="177"/>
+        <location filename="../processing/algorithms/herb.py" line="161"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
@@ -2197,42 +2197,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="191"/>
+        <location filename="../processing/algorithms/herb.py" line="177"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="197"/>
+        <location filename="../processing/algorithms/herb.py" line="183"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="201"/>
+        <location filename="../processing/algorithms/herb.py" line="187"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="207"/>
+        <location filename="../processing/algorithms/herb.py" line="193"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="232"/>
+        <location filename="../processing/algorithms/herb.py" line="220"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="269"/>
+        <location filename="../processing/algorithms/herb.py" line="264"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="326"/>
+        <location filename="../processing/algorithms/herb.py" line="313"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="338"/>
+        <location filename="../processing/algorithms/herb.py" line="325"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
@@ -2247,77 +2247,77 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="43"/>
+        <location filename="../processing/algorithms/report.py" line="28"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="83"/>
+        <location filename="../processing/algorithms/report.py" line="68"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="90"/>
+        <location filename="../processing/algorithms/report.py" line="75"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="98"/>
+        <location filename="../processing/algorithms/report.py" line="83"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="104"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="104"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="109"/>
+        <location filename="../processing/algorithms/report.py" line="94"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="110"/>
+        <location filename="../processing/algorithms/report.py" line="95"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="111"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="117"/>
+        <location filename="../processing/algorithms/report.py" line="113"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="120"/>
+        <location filename="../processing/algorithms/report.py" line="116"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="138"/>
+        <location filename="../processing/algorithms/report.py" line="134"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="156"/>
+        <location filename="../processing/algorithms/report.py" line="152"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="167"/>
+        <location filename="../processing/algorithms/report.py" line="163"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="204"/>
+        <location filename="../processing/algorithms/report.py" line="202"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
@@ -2412,7 +2412,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="145"/>
+        <location filename="../processing/algorithms/probes.py" line="130"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
@@ -2522,42 +2522,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ouvrir le PDF</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="138"/>
+        <location filename="../processing/algorithms/ablation.py" line="125"/>
         <source>Prompt ablations</source>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="164"/>
+        <location filename="../processing/algorithms/ablation.py" line="151"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="173"/>
+        <location filename="../processing/algorithms/ablation.py" line="160"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="179"/>
+        <location filename="../processing/algorithms/ablation.py" line="166"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="175"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="175"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="194"/>
+        <location filename="../processing/algorithms/ablation.py" line="201"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="219"/>
+        <location filename="../processing/algorithms/ablation.py" line="226"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
@@ -2567,57 +2567,57 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="235"/>
+        <location filename="../processing/algorithms/ablation.py" line="242"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="88"/>
+        <location filename="../processing/algorithms/probes.py" line="64"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="115"/>
+        <location filename="../processing/algorithms/probes.py" line="100"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="116"/>
+        <location filename="../processing/algorithms/probes.py" line="101"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="117"/>
+        <location filename="../processing/algorithms/probes.py" line="102"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="121"/>
+        <location filename="../processing/algorithms/probes.py" line="106"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="125"/>
+        <location filename="../processing/algorithms/probes.py" line="110"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="129"/>
+        <location filename="../processing/algorithms/probes.py" line="114"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="134"/>
+        <location filename="../processing/algorithms/probes.py" line="119"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="140"/>
+        <location filename="../processing/algorithms/probes.py" line="125"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="153"/>
+        <location filename="../processing/algorithms/probes.py" line="138"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
@@ -2632,57 +2632,57 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="164"/>
+        <location filename="../processing/algorithms/probes.py" line="149"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="169"/>
+        <location filename="../processing/algorithms/probes.py" line="154"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="175"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="175"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="175"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="175"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="204"/>
+        <location filename="../processing/algorithms/probes.py" line="200"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="236"/>
+        <location filename="../processing/algorithms/probes.py" line="232"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="245"/>
+        <location filename="../processing/algorithms/probes.py" line="241"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="249"/>
+        <location filename="../processing/algorithms/probes.py" line="245"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="294"/>
+        <location filename="../processing/algorithms/probes.py" line="290"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
@@ -2881,92 +2881,92 @@ Lancer HERB ?</translation>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="29"/>
+        <location filename="../processing/algorithms/export_batch.py" line="26"/>
         <source>Export requests for a batch service</source>
         <translation>Exporter les requêtes pour un service de lots</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="54"/>
+        <location filename="../processing/algorithms/export_batch.py" line="53"/>
         <source>Requests per file at most</source>
         <translation>Requêtes par fichier au plus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="54"/>
+        <location filename="../processing/algorithms/export_batch.py" line="53"/>
         <source>Megabytes per file at most</source>
         <translation>Mégaoctets par fichier au plus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="61"/>
+        <location filename="../processing/algorithms/export_batch.py" line="60"/>
         <source>Folder for the batch files</source>
         <translation>Dossier des fichiers de lot</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="64"/>
+        <location filename="../processing/algorithms/export_batch.py" line="63"/>
         <source>Batch files (one per line)</source>
         <translation>Fichiers de lot (un par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="65"/>
+        <location filename="../processing/algorithms/export_batch.py" line="64"/>
         <source>Files written</source>
         <translation>Fichiers écrits</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="66"/>
+        <location filename="../processing/algorithms/export_batch.py" line="65"/>
         <source>Requests exported</source>
         <translation>Requêtes exportées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="80"/>
+        <location filename="../processing/algorithms/export_batch.py" line="81"/>
         <source>The embedded model runs on this computer: rate with &apos;Rate locations&apos;.</source>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="100"/>
+        <location filename="../processing/algorithms/export_batch.py" line="101"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="116"/>
+        <location filename="../processing/algorithms/export_batch.py" line="117"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="123"/>
+        <location filename="../processing/algorithms/export_batch.py" line="124"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="20"/>
+        <location filename="../processing/algorithms/import_batch.py" line="19"/>
         <source>Import batch results</source>
         <translation>Importer les résultats d'un lot</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="25"/>
+        <location filename="../processing/algorithms/import_batch.py" line="24"/>
         <source>Stores the output of a batch service (OpenAI Batch API, vLLM&apos;s &apos;run-batch&apos;, Ray Data: one JSON line per request with its custom_id) in the survey cache. Give one output file, or a folder whose .jsonl files are all imported (the outputs of many nodes, in any order). Each answer is kept under its request&apos;s custom_id, so importing twice changes nothing; a failed line is recorded so that the next run sends that request again, unless another output answered it. Then run &apos;Rate locations&apos; with the settings of the export: it writes the rated layers without asking the endpoint again.</source>
         <translation>Range la sortie d'un service de lots (API Batch d'OpenAI, « run-batch » de vLLM, Ray Data : une ligne JSON par requête avec son custom_id) dans le cache de l'enquête. Donnez un fichier de sortie, ou un dossier dont tous les fichiers .jsonl sont importés (les sorties de plusieurs nœuds, dans n'importe quel ordre). Chaque réponse est rangée sous le custom_id de sa requête : importer deux fois ne change rien ; une ligne en échec est notée pour que la prochaine exécution renvoie cette requête, sauf si une autre sortie y a répondu. Lancez ensuite « Noter des lieux » avec les réglages de l'export : il écrit les couches notées sans interroger à nouveau le point d'accès.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="37"/>
+        <location filename="../processing/algorithms/import_batch.py" line="36"/>
         <source>Batch output file (JSONL)</source>
         <translation>Fichier de sortie du lot (JSONL)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="42"/>
+        <location filename="../processing/algorithms/import_batch.py" line="41"/>
         <source>Or a folder of batch output files</source>
         <translation>Ou un dossier de fichiers de sortie</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="48"/>
+        <location filename="../processing/algorithms/import_batch.py" line="47"/>
         <source>Answers stored</source>
         <translation>Réponses rangées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="49"/>
+        <location filename="../processing/algorithms/import_batch.py" line="48"/>
         <source>Failed requests recorded</source>
         <translation>Requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="50"/>
+        <location filename="../processing/algorithms/import_batch.py" line="49"/>
         <source>Files imported</source>
         <translation>Fichiers importés</translation>
     </message>
@@ -3101,12 +3101,12 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="469"/>
+        <location filename="../processing/parameters.py" line="470"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="548"/>
+        <location filename="../processing/parameters.py" line="549"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -3231,12 +3231,12 @@ Lancer HERB ?</translation>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="148"/>
+        <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="224"/>
+        <location filename="../processing/algorithms/herb.py" line="212"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -3251,37 +3251,37 @@ Lancer HERB ?</translation>
         <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="111"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="109"/>
         <source>{label} ({key}): give the column&apos;s name.</source>
         <translation>{label} ({key}) : indiquez le nom de la colonne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="121"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="119"/>
         <source>{label} ({key}): {err}</source>
         <translation>{label} ({key}) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="128"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
         <source>Ratings table (INPUT): {err}</source>
         <translation>Table des notes (INPUT) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="131"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
         <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
         <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="160"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
         <source>Give the model&apos;s name (MODEL).</source>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="210"/>
+        <location filename="../processing/algorithms/probes.py" line="206"/>
         <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="216"/>
+        <location filename="../processing/algorithms/probes.py" line="212"/>
         <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
@@ -3481,22 +3481,22 @@ Lancer HERB ?</translation>
         <translation>Erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="193"/>
+        <location filename="../processing/algorithms/correlate.py" line="195"/>
         <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
         <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="196"/>
+        <location filename="../processing/algorithms/correlate.py" line="198"/>
         <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
         <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="205"/>
+        <location filename="../processing/algorithms/correlate.py" line="207"/>
         <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
         <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="209"/>
+        <location filename="../processing/algorithms/correlate.py" line="211"/>
         <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
         <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
     </message>
@@ -4519,57 +4519,57 @@ Prompt :
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../host.py" line="200"/>
+        <location filename="../host.py" line="215"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
         <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="53"/>
+        <location filename="../processing/card.py" line="50"/>
         <source>The benchmark sample {v} is missing ({path}).</source>
         <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="98"/>
+        <location filename="../processing/card.py" line="106"/>
         <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
         <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="110"/>
+        <location filename="../processing/card.py" line="118"/>
         <source>Topic {topic} is rated in two layers: give one per topic.</source>
         <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="124"/>
+        <location filename="../processing/card.py" line="132"/>
         <source>Layer {layer}: {err}</source>
         <translation>Couche {layer} : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="129"/>
+        <location filename="../processing/card.py" line="137"/>
         <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
         <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="135"/>
+        <location filename="../processing/card.py" line="143"/>
         <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
         <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="144"/>
+        <location filename="../processing/card.py" line="152"/>
         <source>A card is one model&apos;s; these layers hold {models}.</source>
         <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="155"/>
+        <location filename="../processing/card.py" line="166"/>
         <source>Card: metrics and GeoBS scores of {topic}…</source>
         <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="207"/>
+        <location filename="../processing/card.py" line="222"/>
         <source>{param}: {path} is not a benchmark card ({err}).</source>
         <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="221"/>
+        <location filename="../processing/card.py" line="236"/>
         <source>(reduced)</source>
         <translation>(réduite)</translation>
     </message>
@@ -4709,77 +4709,77 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="523"/>
+        <location filename="../processing/parameters.py" line="524"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="541"/>
+        <location filename="../processing/parameters.py" line="542"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1038"/>
+        <location filename="../processing/parameters.py" line="1041"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1044"/>
+        <location filename="../processing/parameters.py" line="1047"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1054"/>
+        <location filename="../processing/parameters.py" line="1057"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1060"/>
+        <location filename="../processing/parameters.py" line="1063"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1088"/>
+        <location filename="../processing/parameters.py" line="1091"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1095"/>
+        <location filename="../processing/parameters.py" line="1098"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1099"/>
+        <location filename="../processing/parameters.py" line="1102"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -4889,67 +4889,67 @@ Prompt :
         <translation>SSI {a:.2f}–{b:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="62"/>
+        <location filename="../processing/algorithms/benchmark.py" line="32"/>
         <source>Benchmark card</source>
         <translation>Fiche de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="67"/>
+        <location filename="../processing/algorithms/benchmark.py" line="37"/>
         <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
         <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="86"/>
+        <location filename="../processing/algorithms/benchmark.py" line="58"/>
         <source>Benchmark sample</source>
         <translation>Échantillon de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="92"/>
+        <location filename="../processing/algorithms/benchmark.py" line="64"/>
         <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="101"/>
+        <location filename="../processing/algorithms/benchmark.py" line="73"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <location filename="../processing/algorithms/benchmark.py" line="80"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="113"/>
+        <location filename="../processing/algorithms/benchmark.py" line="85"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="118"/>
+        <location filename="../processing/algorithms/benchmark.py" line="90"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="118"/>
+        <location filename="../processing/algorithms/benchmark.py" line="90"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="121"/>
+        <location filename="../processing/algorithms/benchmark.py" line="93"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="121"/>
+        <location filename="../processing/algorithms/benchmark.py" line="93"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="125"/>
+        <location filename="../processing/algorithms/benchmark.py" line="97"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="126"/>
+        <location filename="../processing/algorithms/benchmark.py" line="98"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
@@ -4994,62 +4994,62 @@ Prompt :
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="58"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="52"/>
         <source>Compare benchmark cards</source>
         <translation>Comparer des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="63"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="57"/>
         <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
         <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="76"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="70"/>
         <source>Benchmark cards (JSON)</source>
         <translation>Fiches de référence (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="82"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="76"/>
         <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
         <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="100"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="94"/>
         <source>The cards as Markdown</source>
         <translation>Les fiches en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="108"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="112"/>
         <source>Give at least one card (CARDS or SHIPPED).</source>
         <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="112"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="116"/>
         <source>Cards on different samples ({v}) cannot be compared.</source>
         <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="122"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="126"/>
         <source>TOPICS: {missing} on no card (they have: {have}).</source>
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="103"/>
+        <location filename="../processing/algorithms/compare_models.py" line="74"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="135"/>
+        <location filename="../processing/algorithms/compare_models.py" line="106"/>
         <source>Rank spread across languages layers</source>
         <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="207"/>
+        <location filename="../processing/algorithms/compare_models.py" line="210"/>
         <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="230"/>
+        <location filename="../processing/algorithms/compare_models.py" line="233"/>
         <source>by prompt language</source>
         <translation>par langue de prompt</translation>
     </message>
@@ -5059,47 +5059,47 @@ Prompt :
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="34"/>
+        <location filename="../processing/algorithms/export_batch.py" line="31"/>
         <source>Writes the requests &apos;Rate locations&apos; would send with the same points, topics, endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for one server or cheaper as a batch: OpenAI&apos;s Batch API, vLLM&apos;s &apos;run-batch&apos; on each node of a cluster, or Ray Data&apos;s batch inference. One series of files per model, each file at most MAX_REQUESTS requests and MAX_MB megabytes (OpenAI&apos;s caps: 50,000 and 200). Requests already answered in the survey cache are left out; no API key is written. Run the files, import their output with &apos;Import batch results&apos;, then run &apos;Rate locations&apos; with the same settings: it takes every answer from the cache and sends only what failed. Every chosen prompt language&apos;s requests are exported, each with its own answer format.</source>
         <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="27"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
         <source>Geo-bias scores (GeoBS)</source>
         <translation>Scores de géo-biais (GeoBS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="32"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
         <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
         <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="64"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
         <source>Geo-bias scores</source>
         <translation>Scores de géo-biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="128"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="129"/>
         <source>Local geo-bias scores</source>
         <translation>Scores de géo-biais locaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="94"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="95"/>
         <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
         <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="93"/>
+        <location filename="../processing/algorithms/probes.py" line="69"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="342"/>
+        <location filename="../processing/algorithms/probes.py" line="348"/>
         <source>Probes are asked in one prompt language at a time (LANGUAGES): their texts are typed, not taken from the language files.</source>
         <translation>Les sondes sont posées dans une seule langue de prompt à la fois (LANGUAGES) : leurs textes sont saisis, pas pris dans les fichiers de langue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="355"/>
+        <location filename="../processing/algorithms/probes.py" line="361"/>
         <source>The probes&apos; texts are the paper&apos;s English ones: type them in {name} to ask in it (the language only reads the answers and tags the tables).</source>
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
@@ -5387,7 +5387,7 @@ Prompt :
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="324"/>
+        <location filename="../processing/algorithms/herb.py" line="311"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -5452,12 +5452,12 @@ Prompt :
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="308"/>
+        <location filename="../processing/parameters.py" line="309"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="352"/>
+        <location filename="../processing/parameters.py" line="353"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
@@ -5487,7 +5487,7 @@ Prompt :
         <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="64"/>
+        <location filename="../processing/card.py" line="62"/>
         <source>the world (benchmark sample {v}, {n} points)</source>
         <translation>le monde (échantillon de référence {v}, {n} points)</translation>
     </message>
@@ -5577,22 +5577,22 @@ Prompt :
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="170"/>
+        <location filename="../processing/parameters.py" line="169"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="621"/>
+        <location filename="../processing/parameters.py" line="622"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="708"/>
+        <location filename="../processing/parameters.py" line="709"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="134"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="120"/>
         <source>{raster}, band {band}</source>
         <translation>{raster}, bande {band}</translation>
     </message>
@@ -5622,27 +5622,27 @@ Prompt :
         <translation>le champ « truth » de la couche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="215"/>
+        <location filename="../processing/algorithms/herb.py" line="201"/>
         <source>{n} regions of {layers}</source>
         <translation>{n} régions de {layers}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="37"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="48"/>
+        <location filename="../processing/algorithms/report.py" line="33"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, prompt language (a layer asked in one), score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la langue du prompt (pour une couche demandée dans une langue), la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="51"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="37"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the rating run's facts (model, endpoint, prompt, study area) and the ground truth as layer.field (TRUTH_NAME overrides it).</source>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l'exécution qui a noté les points (modèle, point d'accès, prompt, zone d'étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="26"/>
+        <location filename="../processing/algorithms/sample_points.py" line="20"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
@@ -5773,7 +5773,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>l'emprise de la carte</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="73"/>
+        <location filename="../processing/base.py" line="70"/>
         <source>Parameters</source>
         <translation>Paramètres</translation>
     </message>
@@ -6683,7 +6683,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="316"/>
+        <location filename="../processing/parameters.py" line="317"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
@@ -6733,42 +6733,42 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="134"/>
+        <location filename="../processing/algorithms/compare_models.py" line="105"/>
         <source>Markdown file of the tables</source>
         <translation>Fichier Markdown des tables</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="267"/>
+        <location filename="../processing/algorithms/ablation.py" line="274"/>
         <source>Ablation: rho per prompt variant</source>
         <translation>Ablation : rho par variante du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="293"/>
+        <location filename="../processing/algorithms/ablation.py" line="300"/>
         <source>Spearman&apos;s rho per prompt variant (greedy ratings, the paper&apos;s Table 1)</source>
         <translation>Rho de Spearman par variante du prompt (notes gloutonnes, tableau 1 de l'article)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="295"/>
+        <location filename="../processing/algorithms/ablation.py" line="302"/>
         <source>Spearman&apos;s rho per prompt variant (expected values, the paper&apos;s Table 2)</source>
         <translation>Rho de Spearman par variante du prompt (espérances, tableau 2 de l'article)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="297"/>
+        <location filename="../processing/algorithms/ablation.py" line="304"/>
         <source>Change of rho from the whole prompt (greedy ratings)</source>
         <translation>Écart de rho au prompt entier (notes gloutonnes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="299"/>
+        <location filename="../processing/algorithms/ablation.py" line="306"/>
         <source>Change of rho from the whole prompt (expected values)</source>
         <translation>Écart de rho au prompt entier (espérances)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="292"/>
+        <location filename="../processing/algorithms/compare_models.py" line="295"/>
         <source>Comparison metrics</source>
         <translation>Métriques de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="294"/>
+        <location filename="../processing/algorithms/compare_models.py" line="297"/>
         <source>Comparison: {metric}</source>
         <translation>Comparaison : {metric}</translation>
     </message>
@@ -6783,22 +6783,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{key} : {path} ne peut pas être importé : {err}. Rien n'a été enregistré.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="287"/>
+        <location filename="../processing/algorithms/probes.py" line="283"/>
         <source>Choice probes</source>
         <translation>Sondes de choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="289"/>
+        <location filename="../processing/algorithms/probes.py" line="285"/>
         <source>Recommendations</source>
         <translation>Recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <location filename="../processing/algorithms/probes.py" line="286"/>
         <source>Probe answers</source>
         <translation>Réponses des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="391"/>
+        <location filename="../processing/algorithms/probes.py" line="401"/>
         <source>Some recommendation numbers are empty: {reason}.</source>
         <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
     </message>
@@ -6948,17 +6948,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="854"/>
+        <location filename="../processing/parameters.py" line="857"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="863"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="866"/>
+        <location filename="../processing/parameters.py" line="869"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
@@ -6968,27 +6968,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="951"/>
+        <location filename="../processing/parameters.py" line="954"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="953"/>
+        <location filename="../processing/parameters.py" line="956"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="956"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="962"/>
+        <location filename="../processing/parameters.py" line="965"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="969"/>
+        <location filename="../processing/parameters.py" line="972"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
@@ -7043,7 +7043,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>environ {span} (débit mesuré à l’instant sur cette machine, sur {k} phrases)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="387"/>
+        <location filename="../processing/herb_io.py" line="395"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
@@ -7058,12 +7058,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="673"/>
+        <location filename="../processing/parameters.py" line="674"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="717"/>
+        <location filename="../processing/parameters.py" line="718"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -7163,42 +7163,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>requêtes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="143"/>
+        <location filename="../processing/algorithms/ablation.py" line="130"/>
         <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (by default the bundled countries&apos; infant survival, as in the dock) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
         <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (par défaut la survie infantile des pays fournis, comme dans le dock) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="30"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field or a raster (without one: the bundled countries' infant survival, as in the dock), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="58"/>
+        <location filename="../processing/algorithms/compare_models.py" line="29"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="278"/>
+        <location filename="../processing/algorithms/herb.py" line="273"/>
         <source>Model: {m} ({scorer}).</source>
         <translation>Modèle : {m} ({scorer}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="298"/>
-        <source>Timing the model on this machine…</source>
-        <translation>Chronométrage du modèle sur cette machine…</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="315"/>
+        <location filename="../processing/algorithms/herb.py" line="302"/>
         <source>{d}/{t} sentences, {r:.1f}/s</source>
         <translation>{d}/{t} phrases, {r:.1f}/s</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="337"/>
+        <location filename="../processing/algorithms/herb.py" line="324"/>
         <source>sentences</source>
         <translation>phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="43"/>
+        <location filename="../processing/algorithms/survey.py" line="32"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
     </message>
@@ -7258,22 +7253,22 @@ Lancer l'enquête ?</translation>
         <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="920"/>
+        <location filename="../processing/parameters.py" line="923"/>
         <source>Embedded model file (MODEL_FILE)</source>
         <translation>Fichier de modèle intégré (MODEL_FILE)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="922"/>
+        <location filename="../processing/parameters.py" line="925"/>
         <source>{name}: a model file is scored by the embedded scorer only (SCORER).</source>
         <translation>{name} : un fichier de modèle n'est utilisé que par l'évaluateur intégré (SCORER).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="930"/>
+        <location filename="../processing/parameters.py" line="933"/>
         <source>{name}: cannot read {path} ({err}).</source>
         <translation>{name} : impossible de lire {path} ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="934"/>
+        <location filename="../processing/parameters.py" line="937"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
@@ -7306,11 +7301,6 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/parameter_help.py" line="459"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
-        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: Gemma 3 270M or SmolLM2 135M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. The log names the model before anything is scored. 'Only estimate' prints the number of sentences, the requests still needed and the time as a range from the rate measured on this machine, and writes nothing: with a model on this machine (embedded, masked LM, a local server) it first scores for a few seconds to time it (those scores stay in the cache and count for the run); otherwise the rate of earlier runs, if any.</source>
-        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.py" line="131"/>
@@ -7383,27 +7373,27 @@ Lancer l'enquête ?</translation>
         <translation>{host} n'a pas commencé d'envoi (pas d'en-tête X-Goog-Upload-URL)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="397"/>
+        <location filename="../processing/parameters.py" line="398"/>
         <source>Largest run in requests (points × topics × languages; a larger run is refused)</source>
         <translation>Plus grande exécution en requêtes (points × thèmes × langues ; une exécution plus grande est refusée)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="405"/>
+        <location filename="../processing/parameters.py" line="406"/>
         <source>Price per million prompt tokens (0: unknown)</source>
         <translation>Prix par million de jetons de prompt (0 : inconnu)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="405"/>
+        <location filename="../processing/parameters.py" line="406"/>
         <source>Price per million completion tokens (0: unknown)</source>
         <translation>Prix par million de jetons de réponse (0 : inconnu)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="405"/>
+        <location filename="../processing/parameters.py" line="406"/>
         <source>Most a run may spend, at these prices (0: no limit)</source>
         <translation>Dépense maximale d'une exécution, à ces prix (0 : sans limite)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="426"/>
+        <location filename="../processing/parameters.py" line="427"/>
         <source>A cost limit (MAX_COST) needs the prices it counts in: give PRICE_INPUT and PRICE_OUTPUT (per million tokens).</source>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
@@ -7513,12 +7503,12 @@ Lancer l'enquête ?</translation>
         <translation>Le nombre maximal de jetons envoyés au point d’accès par minute ; 0 : sans limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="289"/>
+        <location filename="../processing/parameters.py" line="290"/>
         <source>Requests per minute (0: unlimited)</source>
         <translation>Requêtes par minute (0 : illimité)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="289"/>
+        <location filename="../processing/parameters.py" line="290"/>
         <source>Tokens per minute (0: unlimited)</source>
         <translation>Jetons par minute (0 : illimité)</translation>
     </message>
@@ -7548,7 +7538,7 @@ Lancer l'enquête ?</translation>
         <translation>{host} a répondu HTTP 429 insufficient_quota : le compte n'a plus de crédit ou son quota est épuisé ; attendre n'y changerait rien (ajoutez du crédit ou augmentez le quota, puis Reprendre) : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="299"/>
+        <location filename="../processing/parameters.py" line="300"/>
         <source>Minutes to wait out throttling (HTTP 429, 503) without an answer before stopping</source>
         <translation>Minutes d'attente d'une limitation (HTTP 429, 503) sans réponse avant d'arrêter</translation>
     </message>
@@ -7713,7 +7703,7 @@ Lancer l'enquête ?</translation>
         <translation>URL de base de l'API de lots (vide : celle de la soumission)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="80"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="77"/>
         <source>Tokens queued in open batches at most (0: no limit)</source>
         <translation>Jetons en file dans les lots ouverts au plus (0 : pas de limite)</translation>
     </message>
@@ -7783,57 +7773,57 @@ Lancer l'enquête ?</translation>
         <translation>{n} requêtes n'ont pas de réponse : RESUBMIT les envoie dans un nouveau lot, LIVE_MISSING les envoie en direct et écrit les couches.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="40"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="37"/>
         <source>Submit a provider batch</source>
         <translation>Soumettre un lot à un fournisseur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="45"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="42"/>
         <source>Sends the requests &apos;Rate locations&apos; would send, with the same points, topics, endpoint and prompt preset, to the provider&apos;s batch API at half the live price: OpenAI&apos;s Batch API (also Azure OpenAI), Anthropic&apos;s Message Batches, Gemini&apos;s batch mode or Mistral&apos;s batch inference, in the provider&apos;s own format, one model per batch, split at the provider&apos;s limits (OpenAI 50,000 requests or 200 MB a file, Anthropic 100,000 or 256 MB, Gemini 2 GB, Mistral 1,000,000). Requests already answered in the cache, or held by a batch still open, are left out. Each batch is recorded in the GeoPackage&apos;s &apos;batches&apos; table (provider, batch and file ids, counts, status, times, cost estimate at the batch price; never the key) with the points, so &apos;Poll provider batches&apos; can import the answers and write the rated layers a day later, from QGIS or qgis_process. QUEUED_TOKENS keeps the tokens queued in open batches under OpenAI&apos;s per-account limit: the rest waits for the next poll. ESTIMATE_ONLY prints the requests, batches and cost and sends nothing.</source>
         <translation>Envoie les requêtes qu'enverrait « Noter des emplacements », avec les mêmes points, thèmes, point d'accès et prompt prédéfini, à l'API de lots du fournisseur, à moitié prix : l'API Batch d'OpenAI (aussi Azure OpenAI), les Message Batches d'Anthropic, le mode lots de Gemini ou l'inférence par lots de Mistral, au format propre du fournisseur, un modèle par lot, découpées selon ses limites (OpenAI 50 000 requêtes ou 200 Mo par fichier, Anthropic 100 000 ou 256 Mo, Gemini 2 Go, Mistral 1 000 000). Les requêtes déjà en cache, ou retenues par un lot encore ouvert, sont laissées de côté. Chaque lot est enregistré dans la table « batches » du GeoPackage (fournisseur, identifiants du lot et des fichiers, comptes, état, heures, coût estimé au prix des lots ; jamais la clé) avec les points, pour que « Interroger les lots des fournisseurs » importe les réponses et écrive les couches notées un jour plus tard, depuis QGIS ou qgis_process. QUEUED_TOKENS garde les jetons en file dans les lots ouverts sous la limite par compte d'OpenAI : le reste attend la prochaine interrogation. ESTIMATE_ONLY affiche les requêtes, les lots et le coût et n'envoie rien.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="69"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="66"/>
         <source>Batch API</source>
         <translation>API de lots</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="75"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="72"/>
         <source>Batch API base URL (empty: the provider&apos;s)</source>
         <translation>URL de base de l'API de lots (vide : celle du fournisseur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="80"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="77"/>
         <source>Requests per batch at most (0: the provider&apos;s limit)</source>
         <translation>Requêtes par lot au plus (0 : la limite du fournisseur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="87"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="84"/>
         <source>Only estimate (send nothing)</source>
         <translation>Estimer seulement (ne rien envoyer)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="97"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="94"/>
         <source>Requests in batches</source>
         <translation>Requêtes dans les lots</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="98"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="95"/>
         <source>Batches</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="99"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="96"/>
         <source>Batches submitted now</source>
         <translation>Lots soumis maintenant</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="100"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="97"/>
         <source>Cost estimate at the batch price</source>
         <translation>Coût estimé au prix des lots</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="101"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="98"/>
         <source>Batch ids (one per line)</source>
         <translation>Identifiants des lots (un par ligne)</translation>
     </message>
@@ -7893,7 +7883,7 @@ Lancer l'enquête ?</translation>
         <translation>Pour la espérance échantillonnée (SCORE) : combien de réponses chaque prompt reçoit à la température 1 ; le score est le premier chiffre moyen de leurs notes, avec son erreur type, et l'estimation et le coût comptent chaque réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="440"/>
+        <location filename="../processing/parameters.py" line="441"/>
         <source>Answers per prompt for the sampled expected value (at temperature 1)</source>
         <translation>Réponses par prompt pour la espérance échantillonnée (à la température 1)</translation>
     </message>
@@ -8011,6 +8001,16 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/rating.py" line="321"/>
         <source>Refused with HTTP 400/422: {params}.</source>
         <translation>Refusé avec HTTP 400/422 : {params}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="388"/>
+        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host} ({s} to score the {u} uncached sentences and {k} to tokenize them, one per batch of {b}); {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ({s} pour évaluer les {u} phrases hors cache et {k} pour les tokeniser, une par lot de {b}) ; {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="50"/>
+        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: Gemma 3 270M or SmolLM2 135M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. The log names the model before anything is scored. 'Only estimate' prints the number of sentences, the requests still needed (a llama.cpp server also gets one tokenize request per batch) and the time as a range from the rate earlier runs recorded on this machine; it scores nothing and writes nothing.</source>
+        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires (un serveur llama.cpp reçoit aussi une requête de tokenisation par lot) et la durée, sous forme d’intervalle tiré du débit que les exécutions précédentes ont mesuré sur cette machine ; il n’évalue rien et n’écrit rien.</translation>
     </message>
 </context>
 <context>

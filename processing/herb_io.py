@@ -384,6 +384,14 @@ def format_estimate(est, host, scope_text, model="", timed=0, runs=0):
             "{scope}: {n} sentences, {c} already cached, scored by {model} on this computer; {t}."
         ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, model=model or "?",
                  t=when)  # fmt: skip
+    if getattr(est, "n_tokenize", 0):  # a llama.cpp server: why requests outnumber sentences
+        return tr(
+            "{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host} "
+            "({s} to score the {u} uncached sentences and {k} to tokenize them, one per batch "
+            "of {b}); {t}."
+        ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests,
+                 s=est.n_requests - est.n_tokenize, u=est.n_to_score, k=est.n_tokenize,
+                 b=est.batch_size, model=model or "?", host=host, t=when)  # fmt: skip
     return tr(
         "{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}."
     ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests,

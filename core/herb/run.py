@@ -89,6 +89,10 @@ class HerbEstimate:
     n_requests: int
     seconds: float | None
     left: TimeLeft | None = None
+    # Of n_requests, the /tokenize requests a llama.cpp server gets (one per batch of
+    # `batch_size` sentences, before they are scored): why requests outnumber sentences.
+    n_tokenize: int = 0
+    batch_size: int = 0
 
 
 # Progress of the scoring: sentences done of total, sentences per second, time left (0 while
@@ -160,8 +164,8 @@ def estimate(spec: HerbSpec, cache: ScoreCache, rate=None, coverage: float = 0.8
     have = cache.get_scores(s.kind, s.identity, cache_rule(spec), p.sentences)
     todo = len(p.sentences) - len(have)
     n_requests = int(np.ceil(todo * s.requests_per_sentence))
-    if todo and s.kind == "llamacpp":
-        n_requests += int(np.ceil(todo / s.batch_size))  # one /tokenize per batch
+    n_tokenize = int(np.ceil(todo / s.batch_size)) if todo and s.kind == "llamacpp" else 0
+    n_requests += n_tokenize  # one /tokenize per batch
     if isinstance(rate, MeasuredRate):
         # A short calibration: the machine's load may change over the run.
         left = time_left(todo, rate.per_s, float(np.hypot(rate.spread, 0.25)), coverage)
@@ -173,7 +177,8 @@ def estimate(spec: HerbSpec, cache: ScoreCache, rate=None, coverage: float = 0.8
     else:
         left = TimeLeft(0.0, 0.0, 0.0) if not todo else None
     seconds = left.seconds if left is not None else None
-    return HerbEstimate(len(p.sentences), len(have), todo, n_requests, seconds, left)
+    return HerbEstimate(len(p.sentences), len(have), todo, n_requests, seconds, left,
+                        n_tokenize, int(getattr(s, "batch_size", 0) or 0))  # fmt: skip
 
 
 def calibrate(spec: HerbSpec, cache: ScoreCache, seconds: float = 8.0, at_most_s: float = 60.0,

@@ -70,10 +70,9 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             "part can also be set on its own. Scores are "
             "cached: a cancelled run resumes. The log names the model before anything is "
             "scored. 'Only estimate' prints the number of sentences, the requests still needed "
-            "and the time as a range from the rate measured on this machine, and writes "
-            "nothing: with a model on this machine (embedded, masked LM, a local server) it "
-            "first scores for a few seconds to time it (those scores stay in the cache and "
-            "count for the run); otherwise the rate of earlier runs, if any."
+            "(a llama.cpp server also gets one tokenize request per batch) and the time as a "
+            "range from the rate earlier runs recorded on this machine; it scores nothing and "
+            "writes nothing."
         )
 
     def initAlgorithm(self, config=None):
@@ -233,14 +232,13 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         from ...core.herb.run import (
             HerbSpec,
             IncompleteScoresError,
-            calibrate,
             estimate,
             plan,
         )
         from ...core.herb.run import run as run_herb
         from ..endpoints import herb_model_label, probe_scorer, stopped_sentence
         from ..herb_io import format_c_table, format_estimate, world_geometries, write_results
-        from ..herb_scorers import local_scorer, make_scorer
+        from ..herb_scorers import make_scorer
         from ..progress import Later, RunProgress, herb_key, rate_book, step_text
         from ..rating import load_outputs
         from ..runs import append_runs, now, run_record
@@ -286,17 +284,9 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             except (DescriptorError, ValueError) as err:
                 raise QgsProcessingException(message_text(err)) from err
             key = herb_key(kind, scorer.identity, host, scorer.concurrency)
+            # The time from the rate recorded on this machine (core/engine/throughput.py); an
+            # estimate alone scores nothing and writes nothing, not even a calibration's scores.
             rate, timed = rate_book().get(key), 0
-            before = estimate(spec, cache).n_to_score
-            # A run worth estimating (a few batches per slot) on a model of this machine: time
-            # it now, a short run whose scores stay in the cache (a quarter of the work at most).
-            worth = 4 * scorer.batch_size * max(1, scorer.concurrency)
-            if only_estimate and local_scorer(kind, host) and before >= worth:
-                step_text(feedback, tr("Timing the model on this machine…"))
-                measured = calibrate(spec, cache, is_cancelled=feedback.isCanceled)
-                if measured is not None:
-                    rate_book().record(key, measured)
-                    rate, timed = measured, before - estimate(spec, cache).n_to_score
             est = estimate(spec, cache, rate)
             text = format_estimate(est, host, scope_text, model, timed,
                                    rate.runs if hasattr(rate, "runs") else 0)  # fmt: skip

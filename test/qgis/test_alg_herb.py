@@ -153,6 +153,35 @@ def test_estimate_only_writes_nothing(processing_ready, scope, tmp_path):
     assert not (tmp_path / "none.gpkg").exists()
 
 
+@pytest.mark.integration  # the embedded model (native only, not in make test-matrix)
+def test_estimate_only_scores_nothing_and_explains_its_requests(processing_ready, scope, tmp_path):
+    """Issue 35 item 4: 'score nothing, write nothing' holds even where a run is worth timing
+    (666 sentences by forced decoding: the old estimate scored and cached a quarter of them to
+    time the model); the time comes from the rate recorded on this machine, and requests that
+    outnumber sentences say why (one /tokenize per batch)."""
+    from geobias.core.engine.cache import ScoreCache
+
+    cache = tmp_path / "estimate.sqlite"
+    params = dict(scope, DESCRIPTORS="", METHOD=1, CACHE=str(cache), ESTIMATE_ONLY=True)
+    out = run(params)
+    assert out["N_SENTENCES"] == 666 and out["N_TO_SCORE"] == 666
+    assert ScoreCache(str(cache)).n_scores() == 0
+    assert not (tmp_path / "herb.gpkg").exists()
+    text = out["ESTIMATE"]
+    assert "666 uncached sentences" in text and "to tokenize them, one per batch of 16" in text
+
+
+def test_the_estimate_says_why_requests_outnumber_sentences():
+    """The issue's 430 requests for 404 uncached sentences: 404 scored, 26 /tokenize batches."""
+    from geobias.core.herb.run import HerbEstimate
+    from geobias.processing.herb_io import format_estimate
+
+    est = HerbEstimate(448, 44, 404, 430, None, None, n_tokenize=26, batch_size=16)
+    text = format_estimate(est, "127.0.0.1:8080", "Oceania", "gemma")
+    assert "430 requests" in text and "404 to score the 404 uncached sentences" in text
+    assert "26 to tokenize them, one per batch of 16" in text
+
+
 def scores_of(path):
     """{(region, descriptor): score} of a HERB GeoPackage."""
     _, rows = columns(path, "herb_descriptors")
