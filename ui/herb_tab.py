@@ -496,6 +496,16 @@ class HerbTab(QWidget, FORM, DockTab):
                 tr("Sub-regions of {r}: distance from their centre").format(r=r["region"]),
                 [k["region"] for k in kids], [k["deviation"] for k in kids],
             )  # fmt: skip
+        # Siblings: the other regions under the same parent. Without any (the root, a single
+        # continent in scope) every deviation is 0: there is nothing to set the region apart.
+        siblings = [k for k in self.regions if k is not r and k["level"] != "root"
+                    and k["level"] == r["level"] and k["parent"] == r["parent"]]  # fmt: skip
+        if r["level"] == "root" or not siblings:
+            self.wordBars.set_data(
+                tr("{r} has no siblings here: no descriptor sets it apart").format(r=r["region"]),
+                [], [],
+            )  # fmt: skip
+            return
         words = []
         if r["region_id"]:
             words = read_rows(

@@ -165,6 +165,11 @@ def test_results_show_as_layers_a_table_sorted_by_c_and_bars(dock, tmp_path):
     assert len(herb.childBars.values) == 2 and all(v > 0 for v in herb.childBars.values)
     assert "France" in herb.wordBars.title and len(herb.wordBars.values) == 10
     assert herb.wordBars.values == sorted(herb.wordBars.values, reverse=True)
+    # Europe is the only continent in scope: no siblings, so no column of 0.0000 (issue 35).
+    row = next(i for i in range(table.rowCount()) if table.item(i, 0).text() == "Europe")
+    table.selectRow(row)
+    assert herb.wordBars.title == "Europe has no siblings here: no descriptor sets it apart"
+    assert herb.wordBars.values == []
 
 
 @pytest.mark.integration  # the embedded model scores (Gemma 3 270M, HERB's default)
