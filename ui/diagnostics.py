@@ -12,7 +12,7 @@ from qgis.core import Qgis, QgsApplication
 from qgis.PyQt.QtCore import QT_VERSION_STR
 from qgis.PyQt.QtWidgets import QApplication
 
-from ..core.runtime.diagnostics import build_report, core_facts
+from ..core.runtime.diagnostics import build_report, core_facts, interpreter_path
 from .task import LOG_TAG
 
 __all__ = ["copy_diagnostics", "log_tail", "qgis_facts", "report_path", "report_text",
@@ -65,7 +65,7 @@ def qgis_facts():
     facts = {
         "qgis": f"{Qgis.version()} ({Qgis.devVersion() or 'release'})",
         "qt": QT_VERSION_STR,
-        "python": sys.version.split()[0] + f" ({sys.executable})",
+        "python": sys.version.split()[0] + f" ({interpreter_path()})",  # not a pyenv shim
         "gdal": gdal.__version__,
         "geos_qgis": Qgis.geosVersion(),
         "os": f"{platform.platform()} ({platform.machine()})",

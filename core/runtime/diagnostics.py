@@ -15,7 +15,10 @@ import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["FIELDS", "build_report", "core_facts", "endpoint_line", "last_errors", "redact"]
+__all__ = [
+    "FIELDS", "build_report", "core_facts", "endpoint_line", "interpreter_path", "last_errors",
+    "redact",
+]  # fmt: skip
 
 # The facts the QGIS side supplies, in report order: (key, label).
 FIELDS = (
@@ -49,6 +52,40 @@ _PATTERNS = (
     (re.compile(r"\bAIza[\w-]{20,}"), MASK),
     (re.compile(r"\bhf_[A-Za-z0-9]{16,}"), MASK),
 )
+
+
+def interpreter_path() -> str:
+    """The executable of the Python running this code, as a user would run it again.
+
+    Inside QGIS, `sys.executable` is often not that: the QGIS binary, or the first `python3`
+    on PATH, which may be a pyenv shim (a shell script that picks some other Python). The
+    interpreter of this version under the base prefix is the real one; `sys.executable`
+    only when there is none (its symlinks resolved)."""
+    import os
+    import sys
+
+    ver = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    windows = sys.platform.startswith("win")
+    names = ("python.exe",) if windows else (f"bin/python{ver}", "bin/python3")
+    paths = [os.path.join(p, n) for p in (sys.base_exec_prefix, sys.exec_prefix) if p
+             for n in names]  # fmt: skip
+    base = getattr(sys, "_base_executable", None) or ""
+    if os.path.basename(base).lower().startswith("python"):  # not the QGIS binary
+        paths.append(base)
+    for path in paths:
+        if os.path.isfile(path) and _is_binary(path):
+            return path
+    exe = sys.executable or ""
+    return os.path.realpath(exe) if exe else ""
+
+
+def _is_binary(path: str) -> bool:
+    """Not a script: a pyenv shim or a wrapper starts with '#!'."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) != b"#!"
+    except OSError:
+        return False
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
