@@ -27,7 +27,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..core.survey.comparisons import PIVOT_METRICS, by_language, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from ..processing.project_layers import add_layer
+from ..processing.project_layers import add_layer, run_group
 from . import survey_plan
 from .layer_choice import LayerChoice, layer_language
 from .narrow import chars_width, fit_first_column, wrap_row
@@ -434,17 +434,13 @@ class CompareTab(QWidget, FORM, DockTab):
         self.dock.show_tab(self)
 
     def add_mean_layers(self, layers):
-        """The mean rank layers under "GeoBias — comparison" (a new comparison replaces them)."""
+        """The mean rank layers under "GeoBias — comparison" ("(2)", ... for a later
+        comparison: an earlier one's layers stay)."""
         project = QgsProject.instance()
-        root = project.layerTreeRoot()
-        group = root.findGroup(GROUP)
-        if group is None:
-            group = root.insertGroup(0, GROUP)
-        else:
-            project.removeMapLayers([n.layerId() for n in group.findLayers()])
+        group = run_group(project, GROUP, [lyr.source() for lyr in layers])
         self.mean_layers = []
         for layer in layers:
-            if add_layer(project, layer, group):
+            if add_layer(project, layer, group, unique=True):
                 self.mean_layers.append(layer)
 
     def set_views(self, records, metrics=PIVOT_METRICS):

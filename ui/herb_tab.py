@@ -36,7 +36,7 @@ from ..processing.definitions import (
 from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
 from ..processing.herb_scorers import SCORERS
-from ..processing.project_layers import add_layer
+from ..processing.project_layers import add_layer, run_group
 from ..processing.styles import short_model
 from . import survey_plan
 from .layer_combo import follow_layer
@@ -410,13 +410,9 @@ class HerbTab(QWidget, FORM, DockTab):
         path = results["OUTPUT"]
         runs = read_rows(path, "SELECT model FROM runs ORDER BY fid DESC LIMIT 1")
         model = short_model(runs[0]["model"].replace("gguf:", "")) if runs else "?"
-        title = f"GeoBias — HERB — {model}"
-        root = QgsProject.instance().layerTreeRoot()
-        group = root.findGroup(title)
-        if group is None:
-            group = root.insertGroup(0, title)
-        else:  # a re-run replaces the earlier layers
-            QgsProject.instance().removeMapLayers([n.layerId() for n in group.findLayers()])
+        # Each run its own group: a re-run keeps the earlier run's layers.
+        group = run_group(QgsProject.instance(), f"GeoBias — HERB — {model}",
+                          results["OUTPUT_LAYERS"])  # fmt: skip
         for uri in reversed(results["OUTPUT_LAYERS"]):  # the lowest level on top
             level = uri.split("layername=")[-1].split("_", 2)[-1]
             layer = QgsVectorLayer(uri, level.replace("_", " ").capitalize(), "ogr")
@@ -426,7 +422,7 @@ class HerbTab(QWidget, FORM, DockTab):
                 field = r.classAttribute() if hasattr(r, "classAttribute") else ""
                 if field in LEGENDS:
                     layer.setName(f"{layer.name()}: {tr(LEGENDS[field])}")
-                add_layer(QgsProject.instance(), layer, group)
+                add_layer(QgsProject.instance(), layer, group, unique=True)
         self.path = path
         self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
         self.dock.show_tab(self)

@@ -19,7 +19,7 @@ from qgis.PyQt.QtGui import QDesktopServices, QTextOption
 from qgis.PyQt.QtWidgets import QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
-from ..processing.project_layers import add_layer
+from ..processing.project_layers import add_layer, run_group
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import survey_plan
@@ -210,19 +210,15 @@ class ResultsTab(QWidget, FORM, DockTab):
         `columns`: the plot's columns per layer id, read by the job that opened them;
         `scores`: their GeoBS scores' rows."""
         self.columns.update(columns or {})
-        root = QgsProject.instance().layerTreeRoot()
-        title = f"GeoBias — {group_name}"
-        group = root.findGroup(title)
-        if group is None:
-            group = root.insertGroup(0, title)
-        else:  # a re-run replaces the results of the earlier one
-            QgsProject.instance().removeMapLayers([n.layerId() for n in group.findLayers()])
+        # Each run its own group: a re-run under the same name keeps the earlier run's layers.
+        sources = [lyr.source() for lyr in layers if lyr.isValid()]
+        group = run_group(QgsProject.instance(), f"GeoBias — {group_name}", sources)
         metrics = None
         rated = []
         for layer in layers:
             if not layer.isValid():
                 continue
-            if not add_layer(QgsProject.instance(), layer, group):
+            if not add_layer(QgsProject.instance(), layer, group, unique=True):
                 continue
             if is_metrics(layer):
                 metrics = layer

@@ -103,6 +103,25 @@ def metrics_layer():
     return layer
 
 
+def test_a_second_run_under_the_same_name_keeps_the_first_runs_layers(dock):
+    """Issue 35 item 2: each run its own group, layer names unique in the project."""
+    project = QgsProject.instance()
+    first = [rated_layer(), metrics_layer()]
+    dock.show_results(first, group_name="Infant Mortality Rate")
+    second = [rated_layer(), metrics_layer()]
+    dock.show_results(second, group_name="Infant Mortality Rate")
+    root = project.layerTreeRoot()
+    one, two = (
+        root.findGroup("GeoBias — Infant Mortality Rate"),
+        root.findGroup("GeoBias — Infant Mortality Rate (2)"),
+    )
+    assert one is not None and two is not None
+    assert {n.layerId() for n in one.findLayers()} == {lyr.id() for lyr in first}
+    assert {n.layerId() for n in two.findLayers()} == {lyr.id() for lyr in second}
+    names = [lyr.name() for lyr in project.mapLayers().values()]
+    assert len(names) == len(set(names)) == 4 and "rated (2)" in names
+
+
 def test_show_results_groups_layers_and_fills_table(dock):
     rated, metrics = rated_layer(), metrics_layer()
     dock.show_results([rated, metrics], group_name="unit")
