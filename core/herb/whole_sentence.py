@@ -19,8 +19,8 @@ Two numerics (core/runtime/llama_capi.py LlamaModel explains why they differ):
   "mean-logprob-from-bos"): the same numbers under the same key, so either method resumes
   the other's run and a sentence is never scored twice.
 - fast (exact=False): whole batches per graph step; scores that do not depend on the packing,
-  ~1e-2 (median, per sentence) from forced decoding's. Cache kind "llamacpp-batched": never
-  mixed with forced decoding's.
+  a median of 0.032 per sentence from forced decoding's (measured, issue 36). Cache kind
+  "llamacpp-batched": never mixed with forced decoding's.
 """
 
 from __future__ import annotations
