@@ -75,8 +75,12 @@ MATRIX ?= native trixie sid
 test-matrix: setup
 	GEOBIAS_MATRIX="$(MATRIX)" bash scripts/matrix.sh
 
+# Demos run the embedded model deterministic (one slot, no prompt-cache reuse: a re-run gives
+# the same numbers; core/runtime/embedded.py deterministic_default).
+DETERMINISTIC = GEOBIAS_DETERMINISTIC=1
+
 demo: setup translations
-	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)
+	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)
 
 demo-herb: setup translations
 	$(HEADLESS) $(PY) scripts/demo_herb.py $(DEMO_ARGS)
@@ -84,12 +88,12 @@ demo-herb: setup translations
 # The embedded model under two prompt presets on 100 points sampled as make demo samples, on
 # two topics, compared.
 demo-compare: setup translations
-	$(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
+	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
 
 # The embedded model on 100 points in English, French, Spanish, Arabic and Chinese, one topic:
 # per language its signal (rho with the truth) and home bias, compared across languages.
 demo-languages: setup translations
-	$(HEADLESS) $(PY) scripts/demo_languages.py $(DEMO_ARGS)
+	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo_languages.py $(DEMO_ARGS)
 
 # The long desktop session (benchmarks/bench_long_session.py) runs the plugin from the zip.
 bench: setup package

@@ -37,7 +37,7 @@ from .embedded_server import (
 __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
            "find_python", "find_python_with", "forget_python", "free_port", "last_log_lines",
            "missing_modules", "model_name", "port_is_free", "python_candidates", "shared_port",
-           "shared_server",
+           "shared_server", "deterministic_default",
            "stop_shared", "exit_reason"]  # fmt: skip
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
@@ -296,7 +296,9 @@ class EmbeddedServer:
     core/runtime/models.py key (found by the child; default: the default model), `alias` the model
     name it serves (default: the file name). `python` names the interpreter to run it (default:
     find_python()). `chat_template` (Jinja) is for a GGUF without one; a bundled model's comes
-    from the registry.
+    from the registry. `deterministic`: one slot and no prompt-cache reuse, so the same request
+    gets bit-identical log-probabilities whatever else is asked at once (clients may still send
+    `parallel` requests at once: they queue).
     """
 
     def __init__(
@@ -310,6 +312,7 @@ class EmbeddedServer:
         python: str | None = None,
         alias: str | None = None,
         chat_template: str | None = None,
+        deterministic: bool = False,
     ):
         self.model_path = model_path
         self.parallel = parallel
@@ -320,6 +323,7 @@ class EmbeddedServer:
         self.python = python
         self.alias = alias
         self.chat_template = chat_template
+        self.deterministic = deterministic
         self._proc = None
         self._log = None
         self.base_url: str | None = None
@@ -336,6 +340,8 @@ class EmbeddedServer:
             cmd += ["--threads", str(self.threads)]
         if self.chat_template:
             cmd += ["--chat-template", self.chat_template]
+        if self.deterministic:
+            cmd.append("--deterministic")
         return cmd
 
     def start(self) -> str:
@@ -439,27 +445,38 @@ def shared_port() -> int | None:
     return server.port if server is not None and server.running else None
 
 
-def shared_server(
-    python: str | None = None, port: int | None = None, model: str | None = None
-) -> EmbeddedServer:
+def deterministic_default() -> bool:
+    """Whether the shared model runs deterministic (one slot, no prompt-cache reuse:
+    bit-identical answers at any concurrency, at a cost in speed): GEOBIAS_DETERMINISTIC=1, which
+    the demos set."""
+    return os.environ.get("GEOBIAS_DETERMINISTIC", "").strip().lower() in ("1", "true", "yes")
+
+
+def shared_server(python: str | None = None, port: int | None = None, model: str | None = None,
+                  deterministic: bool | None = None) -> EmbeddedServer:  # fmt: skip
     """The process-wide embedded model (`model`: a core/runtime/models.py key or name, None: the
-    default), started (on `port` if given) unless it already runs; another model is replaced."""
+    default), started (on `port` if given) unless it already runs; another model, or another
+    `deterministic` mode (None: deterministic_default()), is replaced."""
     global _shared
     m = models.find_model(model) if model else models.get_model()
     if m is None:
         raise EmbeddedError(f"no bundled model {model!r}; known: {listing(sorted(models.MODELS))}")
+    if deterministic is None:
+        deterministic = deterministic_default()
     with _shared_lock:
         if (
             _shared is not None
             and _shared.running
             and port in (None, _shared.port)
             and _shared.model_name == m.name
+            and _shared.deterministic == bool(deterministic)
         ):
             return _shared
         if _shared is not None:
             _shared.stop()
             _shared = None
-        server = EmbeddedServer(m.key, parallel=2, port=port, python=python)
+        server = EmbeddedServer(m.key, parallel=2, port=port, python=python,
+                                deterministic=bool(deterministic))  # fmt: skip
         server.start()
         _shared = server
         return server

@@ -116,8 +116,16 @@ def _params(args, model_path: str):
     p.model_alias = [args.alias or model_name(model_path)]
     p.hostnames = ["127.0.0.1"]
     p.port = args.port
-    p.n_parallel = args.parallel
-    p.n_ctx = args.ctx_size * args.parallel
+    # Deterministic: one sequence per decode and no prompt-cache reuse. llama.cpp's logits are
+    # not bit-identical across batch sizes, and two slots decoded together, or a prompt resumed
+    # from another prompt's cached prefix, change the batch a token is computed in: the same
+    # survey from two empty caches then differed in 17 of 80 expected values.
+    slots = 1 if args.deterministic else args.parallel
+    p.n_parallel = slots
+    p.n_ctx = args.ctx_size * slots
+    if args.deterministic:
+        p.cache_prompt = False
+        p.cont_batching = False
     p.verbosity = -1
     # A bundled base model without a chat template of its own gets the registry's.
     known = models.model_for_file(model_path)
@@ -193,6 +201,8 @@ def main(argv=None) -> int:
     parser.add_argument("--parallel", type=int, default=2, help="slots (concurrent requests)")
     parser.add_argument("--ctx-size", type=int, default=1024, help="tokens per slot")
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--deterministic", action="store_true",
+                        help="one slot, no prompt-cache reuse: bit-identical answers")  # fmt: skip
     parser.add_argument("--parent-pid", type=int, default=0, help="exit when it is gone")
     args = parser.parse_args(argv)
     try:

@@ -184,3 +184,22 @@ def test_a_venv_child_does_not_inherit_pythonhome(tmp_path, monkeypatch):
     assert "PYTHONHOME" not in embedded.child_env(venv_python)
     qgis_python = touch(tmp_path / "apps" / "Python39" / "python.exe")
     assert embedded.child_env(qgis_python)["PYTHONHOME"] == r"C:\OSGeo4W\apps\Python39"
+
+
+def test_a_deterministic_server_is_asked_for_on_its_command_line(monkeypatch):
+    """One slot and no prompt-cache reuse (embedded_server.py --deterministic); the demos ask
+    for it with GEOBIAS_DETERMINISTIC=1, and the shared model is replaced when the mode
+    changes."""
+    cmd = embedded.EmbeddedServer(parallel=2, deterministic=True)._command("python3", 1234)
+    assert "--deterministic" in cmd
+    assert "--deterministic" not in embedded.EmbeddedServer(parallel=2)._command("python3", 1)
+    monkeypatch.delenv("GEOBIAS_DETERMINISTIC", raising=False)
+    assert embedded.deterministic_default() is False
+    monkeypatch.setenv("GEOBIAS_DETERMINISTIC", "1")
+    assert embedded.deterministic_default() is True
+    from geobias.core.runtime import embedded_server
+
+    seen = {}
+    monkeypatch.setattr(embedded_server, "serve", lambda a: seen.setdefault("args", a) and 0)
+    assert embedded_server.main(["--port", "1", "--deterministic"]) == 0
+    assert seen["args"].deterministic is True and seen["args"].parallel == 2
