@@ -24,7 +24,10 @@ def fast_client(ep, **kw):
 def run(prompts, ep, cache, **kw):
     stats = RunStats()
     client = fast_client(ep, **kw)
-    res = run_requests(prompts, ep, cache, client=client, stats=stats)
+    try:
+        res = run_requests(prompts, ep, cache, client=client, stats=stats)
+    finally:
+        client.close()  # a client the caller gives is the caller's to close (ResourceWarning)
     return res, stats, client
 
 
