@@ -197,12 +197,13 @@ def raising(*args, **kwargs):
 
 
 # Each write step of a survey's GeoPackage, failed in turn: (what, where, name, replacement).
+# Where a step's function is defined, not the algorithm: algorithms import it when they run.
 STEPS = [
-    ("runs row", "geobias.processing.algorithms.survey", "append_runs", raising),
+    ("runs row", "geobias.processing.runs", "append_runs", raising),
     ("rated layer", "geobias.processing.rating", "write_points_layer", raising),
     ("layer styles", "geobias.processing.rating", "style_file", raising),
     ("GeoNames credit", "geobias.processing.rating", "credit_geonames", raising),
-    ("metrics table", "geobias.processing.algorithms.survey", "write_table", raising),
+    ("metrics table", "geobias.processing.gpkg", "write_table", raising),
     ("a row OGR drops", "osgeo.ogr.Layer", "CreateFeature", silent(ogr_full := 3)),
     ("a field OGR drops", "osgeo.ogr.Layer", "CreateField", silent(ogr_full)),
     ("a commit OGR drops", "osgeo.ogr.DataSource", "CommitTransaction", silent(ogr_full)),
