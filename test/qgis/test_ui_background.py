@@ -210,12 +210,13 @@ def test_a_users_mistake_is_said_in_the_tab_without_a_traceback(dock, tmp_path, 
 
 def test_a_bug_goes_to_the_message_bar_with_its_traceback_in_the_log(dock, tmp_path, monkeypatch):
     layer = rated(tmp_path)
-    from geobias.processing.algorithms import compare_models
+    # Where pivots is defined: the algorithm imports it when it runs (a light start).
+    from geobias.core.survey import comparisons
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug, not the user's mistake")
 
-    monkeypatch.setattr(compare_models, "pivots", broken)
+    monkeypatch.setattr(comparisons, "pivots", broken)
     tab = dock.compare
     tab.use_layers([layer])
     task = wait_job(dock, tab.compare())
