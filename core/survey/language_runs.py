@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from .run import Estimate, Progress, RunStats, SurveySpec, estimate, run_survey
+from .run import Estimate, Progress, RunStats, SurveySpec, estimate, run_survey, sum_estimates
 
 __all__ = ["estimate_languages", "run_survey_languages", "specs_by_language", "whole_run"]
 
@@ -29,20 +29,7 @@ def specs_by_language(spec: SurveySpec, languages) -> list[SurveySpec]:
 def estimate_languages(spec: SurveySpec, languages, gazetteer, cache) -> Estimate:
     """What run_survey_languages would send now (core/survey/run.py's Estimate, summed)."""
     parts = [estimate(s, gazetteer, cache) for s in specs_by_language(spec, languages)]
-    hosts: list[str] = []
-    for p in parts:
-        hosts += [h for h in p.hosts if h not in hosts]
-    costs = [p.cost for p in parts if p.cost is not None]
-    return Estimate(
-        n_requests=sum(p.n_requests for p in parts),
-        n_cached=sum(p.n_cached for p in parts),
-        prompt_tokens=sum(p.prompt_tokens for p in parts),
-        completion_tokens=sum(p.completion_tokens for p in parts),
-        hosts=hosts,
-        cost=sum(costs) if costs else None,
-        n_failed_before=sum(p.n_failed_before for p in parts),
-        n_total=sum(p.n_total for p in parts),
-    )
+    return sum_estimates(parts)
 
 
 def run_survey_languages(

@@ -76,6 +76,25 @@ class Estimate:
     n_total: int = 0
 
 
+def sum_estimates(parts) -> Estimate:
+    """Several estimates as one (languages, draws): counts, tokens and costs summed, hosts once
+    each in order; the cost unknown only when every part's is."""
+    hosts: list[str] = []
+    for p in parts:
+        hosts += [h for h in p.hosts if h not in hosts]
+    costs = [p.cost for p in parts if p.cost is not None]
+    return Estimate(
+        n_requests=sum(p.n_requests for p in parts),
+        n_cached=sum(p.n_cached for p in parts),
+        prompt_tokens=sum(p.prompt_tokens for p in parts),
+        completion_tokens=sum(p.completion_tokens for p in parts),
+        hosts=hosts,
+        cost=sum(costs) if costs else None,
+        n_failed_before=sum(p.n_failed_before for p in parts),
+        n_total=sum(p.n_total for p in parts),
+    )
+
+
 @dataclass
 class Answer:
     """One point x topic x model: prompt, completion text and its rating.

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from ..engine.chat import Endpoint
-from .run import Answer, Estimate, RunStats, SurveySpec, estimate, run_survey
+from .run import Answer, Estimate, RunStats, SurveySpec, estimate, run_survey, sum_estimates
 
 __all__ = ["SampledScore", "draw_endpoint", "estimate_sampled", "first_digit", "run_sampled",
            "sampled_score"]  # fmt: skip
@@ -76,20 +76,7 @@ def estimate_sampled(spec: SurveySpec, gazetteer, cache, k: int, languages=None)
     specs = specs_by_language(spec, languages) if languages else [spec]
     parts = [estimate(_draw_spec(s, d), gazetteer, cache, draw=d) for s in specs
              for d in range(k)]  # fmt: skip
-    costs = [p.cost for p in parts if p.cost is not None]
-    hosts: list[str] = []
-    for p in parts:
-        hosts += [h for h in p.hosts if h not in hosts]
-    return Estimate(
-        n_requests=sum(p.n_requests for p in parts),
-        n_cached=sum(p.n_cached for p in parts),
-        prompt_tokens=sum(p.prompt_tokens for p in parts),
-        completion_tokens=sum(p.completion_tokens for p in parts),
-        hosts=hosts,
-        cost=sum(costs) if costs else None,
-        n_failed_before=sum(p.n_failed_before for p in parts),
-        n_total=sum(p.n_total for p in parts),
-    )
+    return sum_estimates(parts)
 
 
 def run_sampled(spec: SurveySpec, gazetteer, cache, k: int, progress=None, is_cancelled=None,
