@@ -741,6 +741,13 @@ def remove(progress: Callable | None = None) -> list[str]:
     _stop_users(models.env_python())
     created = [p for p in manifest.get("created", []) if _inside(p, data)]
     removed = []
+    # The model files' checksums (core/runtime/manifest.py) are the install's own bookkeeping.
+    from .manifest import hash_cache_path
+
+    hashes = hash_cache_path()
+    if _inside(hashes, data) and os.path.isfile(hashes):
+        os.remove(hashes)
+        removed.append(hashes)
     # Files before folders, deepest first; a folder it made is removed only when empty,
     # except the venv, which is all the install's.
     venv = models.env_dir()

@@ -382,13 +382,14 @@ def test_remove_deletes_what_the_install_listed_and_nothing_else(tmp_path, monke
     mine = os.path.join(models.models_dir(), "gemma-3-270m-q4_k_m.gguf")
     theirs = os.path.join(models.models_dir(), "SmolLM2-hand-made.gguf")
     outside = touch(tmp_path / "elsewhere" / "keep.txt")
-    for path in (mine, theirs, os.path.join(models.env_dir(), "bin", "python3")):
+    hashes = os.path.join(models.models_dir(), "sha256-cache.json")  # core/runtime/manifest.py
+    for path in (mine, theirs, hashes, os.path.join(models.env_dir(), "bin", "python3")):
         touch(path)
     manifest = {"created": [models.env_dir(), mine, outside, data]}
     with open(os.path.join(data, model_env.MANIFEST), "w") as f:
         json.dump(manifest, f)
     removed = model_env.remove()
-    assert models.env_dir() in removed and mine in removed
+    assert models.env_dir() in removed and mine in removed and hashes in removed
     assert os.path.exists(theirs) and os.path.exists(outside)  # not the install's
     assert not os.path.exists(os.path.join(data, model_env.MANIFEST))
     assert os.path.isdir(data)  # not empty: kept

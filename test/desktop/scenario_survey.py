@@ -534,6 +534,12 @@ def herb_tab():
     table = ui.regionTable
     facts["rows"] = [[table.item(i, j).text() for j in range(6)] for i in range(table.rowCount())]
     facts["child_bars"] = [ui.childBars.title, list(ui.childBars.labels)]
+    facts["word_bars_first"] = [ui.wordBars.title, list(ui.wordBars.labels)]
+    # A country, one of 14 siblings: its descriptors set it apart.
+    country = next(i for i in range(table.rowCount()) if table.item(i, 4).text() == "country")
+    table.selectRow(country)
+    pump(0.2)
+    facts["word_bars_region"] = table.item(country, 0).text()
     facts["word_bars"] = [ui.wordBars.title, list(ui.wordBars.labels)]
     rec.facts["herb"] = facts
     iface.mapCanvas().setExtent(QgsRectangle(-95, -57, -20, 14))

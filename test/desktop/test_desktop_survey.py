@@ -128,7 +128,11 @@ def test_the_regional_bias_tab_runs_herb_and_shows_styled_layers_table_and_bars(
     assert float(rows[0][1]) > 0 and rows[0][3] == "14"  # C_w, sub-regions
     title, labels = herb["child_bars"]
     assert "South America" in title and len(labels) == 12  # its countries, at most 12
+    # South America is the only continent in scope: nothing sets it apart, and the tab says so.
+    title, labels = herb["word_bars_first"]
+    assert "no siblings here" in title and labels == []
     title, labels = herb["word_bars"]
+    assert herb["word_bars_region"] in title and "apart from its siblings" in title
     assert sorted(labels) == ["cruel (morality)", "honest (morality)"]  # not strength
 
 

@@ -13,7 +13,12 @@ from geobias.processing.runs import append_runs, language_records, read_runs, ru
 SECRET = "sk-test-GEOBIAS-manifest-0123456789"
 
 
-def test_an_embedded_run_records_its_model_file_server_and_template(tmp_path):
+def test_an_embedded_run_records_its_model_file_server_and_template(tmp_path, monkeypatch):
+    # The bundled model's file as the install reassembles it, in a models folder of this test's
+    # own (the matrix chroots have no model installed; the hash is of these bytes either way).
+    monkeypatch.setenv("GEOBIAS_MODELS_DIR", str(tmp_path / "models"))
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / models.get_model().file).write_bytes(b"GGUF" + bytes(range(256)) * 64)
     ep = Endpoint.from_provider("embedded", MODEL_NAME, base_url="http://127.0.0.1:9/v1", seed=7)
     template = PRESETS["geollm"]
     row = run_record("geobias:ratelocations", {"TOPICS": "x", "API_KEY": SECRET}, "now", ep,
@@ -29,11 +34,20 @@ def test_an_embedded_run_records_its_model_file_server_and_template(tmp_path):
     assert m["seed"] == 7 and m["score_kind"] == "expected" and m["constraint"] == ep.constraint
     assert m["template"]["language"] == "en" and len(m["template"]["sha256"]) == 64
     assert m["geobias"]["version"] and m["qgis"] and m["python"].count(".") == 2
-    # run from this clone: its commit
+    # run from a clone (here, the matrix's copy with its .git): its commit
     assert len(m["geobias"]["commit"]) == 40
     assert m["parameters"] == {"TOPICS": "x"}
     assert "capabilities" in m and "system_fingerprint" in m
     assert SECRET not in stored["manifest"]
+
+
+def test_a_model_not_installed_is_recorded_by_name_and_catalogue_checksum(tmp_path, monkeypatch):
+    monkeypatch.setenv("GEOBIAS_MODELS_DIR", str(tmp_path / "empty"))
+    ep = Endpoint.from_provider("embedded", MODEL_NAME, base_url="http://127.0.0.1:9/v1")
+    m = json.loads(run_record("x", {}, "now", ep, PRESETS["geollm"], ["x"])["manifest"])
+    known = models.get_model()
+    assert m["model"]["file"] == known.file and m["model"]["size"] is None
+    assert m["model"]["sha256"] == (known.sha256 or None)
 
 
 def test_another_template_or_language_has_another_checksum():

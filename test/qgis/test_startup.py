@@ -19,20 +19,30 @@ SCIENCE = ("scipy", "numpy", "shapely", "requests", "urllib3")
 FORBIDDEN = {"process": SCIENCE, "gui": ("scipy.stats",)}
 
 CHILD = r"""
-import json, os, sys, traceback
+import json, os, sys
 sys.path.insert(0, "/usr/share/qgis/python/plugins")
 FORBIDDEN = tuple(json.loads(os.environ["GEOBIAS_FORBIDDEN"]))
 first = {}
+
+def frames():
+    '''(file, line, function) of the calling frames, outermost first. Read from the frames
+    themselves: traceback.extract_stack reads source lines, and on Python 3.13 that imports
+    tokenize, which comes back here.'''
+    out, f = [], sys._getframe(1)
+    while f is not None:
+        out.append((f.f_code.co_filename, f.f_lineno, f.f_code.co_name))
+        f = f.f_back
+    return out[::-1]
 
 class Witness:
     '''Record the GeoBias line that first imports a forbidden module (imports go on).'''
     def find_spec(self, name, path=None, target=None):
         hit = [f for f in FORBIDDEN if name == f or name.startswith(f + ".")]
-        stack = traceback.extract_stack()
-        importing = any(fr.name == "_find_and_load" for fr in stack)  # not a find_spec
-        if hit and hit[0] not in first and importing:
-            frames = [f"{fr.filename}:{fr.lineno}" for fr in stack if "geobias" in fr.filename]
-            first[hit[0]] = frames[-5:]
+        if not hit or hit[0] in first:
+            return None
+        stack = frames()
+        if any(fn == "_find_and_load" for _, _, fn in stack):  # an import, not a find_spec
+            first[hit[0]] = [f"{file}:{line}" for file, line, _ in stack if "geobias" in file][-5:]
         return None
 
 sys.meta_path.insert(0, Witness())
@@ -41,7 +51,8 @@ app = QgsApplication([], os.environ["GEOBIAS_START"] == "gui")
 app.initQgis()
 before = [m for m in FORBIDDEN if m in sys.modules]
 import geobias
-out = {"before": before}
+from qgis.core import Qgis
+out = {"before": before, "qgis": Qgis.QGIS_VERSION_INT}
 if os.environ["GEOBIAS_START"] == "gui":
     from qgis.gui import QgsMapCanvas, QgsMessageBar
     from qgis.PyQt.QtWidgets import QMainWindow
@@ -88,10 +99,14 @@ def start(kind):
 @pytest.mark.parametrize("kind", ["process", "gui"])
 def test_loading_geobias_imports_no_science(kind):
     out = start(kind)
-    assert out["before"] == [], out  # QGIS alone imports none of them: the check can fail
+    # QGIS 3.22 alone imports none of them; 3.38 and later import numpy and shapely themselves
+    # (QgsGeometry.as_numpy/as_shapely), which GeoBias cannot be blamed for. The rest it must
+    # not import, and QGIS never imports those: the check can fail.
+    assert not set(out["before"]) - {"numpy", "shapely"}, out
+    if out["qgis"] < 33800:
+        assert out["before"] == [], out
     assert out["algorithms"] >= 19 and out["parameters"] > 100, out  # really registered
     if kind == "gui":
         assert out["dock_visible"] is False, out
-    assert out["loaded"] == {}, "imported at start (first GeoBias frames):\n" + json.dumps(
-        out["loaded"], indent=1
-    )
+    ours = {m: where for m, where in out["loaded"].items() if m not in out["before"]}
+    assert ours == {}, "imported at start (first GeoBias frames):\n" + json.dumps(ours, indent=1)
