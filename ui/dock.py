@@ -280,10 +280,9 @@ class GeoBiasDock(QDockWidget):
         return self.install_window
 
     def _push_with_button(self, text, level, button=None):
-        """push(), or with `button` (text, slot) an entry with that button."""
+        """push(), or with `button` (text, slot) an entry with that button; the entry."""
         if button is None:
-            self.push(text, level)
-            return
+            return self.push(text, level)
         from .guide import message_button
 
         bar = self.iface.messageBar()
@@ -291,13 +290,15 @@ class GeoBiasDock(QDockWidget):
         message_button(widget, *button)
         # What stops a run stays until closed, as push() keeps it.
         bar.pushWidget(widget, level, 0 if level >= Qgis.MessageLevel.Critical else 15)
+        return widget
 
     def pusher(self):
         """push() looked up at each call (tests and the Details button may replace it)."""
         return lambda *args, **kwargs: self.push(*args, **kwargs)
 
     def push(self, text, level=Qgis.MessageLevel.Warning, details=None):
-        """A message bar entry; details (an exception or text) go to the GeoBias log panel."""
+        """A message bar entry (returned: its caller may take it away when its cause is gone);
+        details (an exception or text) go to the GeoBias log panel."""
         if details is not None:
             import traceback
 
@@ -313,6 +314,7 @@ class GeoBiasDock(QDockWidget):
             button.clicked.connect(self.iface.openMessageLog)
             widget.layout().addWidget(button)
         bar.pushWidget(widget, level, 0 if level >= Qgis.MessageLevel.Critical else 8)
+        return widget
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""

@@ -6,7 +6,7 @@ from qgis.core import Qgis
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QLabel, QLayout
 
-__all__ = ["Notice", "insert_after"]
+__all__ = ["Notice", "dismiss", "insert_after"]
 
 # Text and background per level: readable on light and dark themes, not colour alone (the
 # sentence says what happened).
@@ -68,3 +68,14 @@ def insert_after(anchor, widget, layout):
             layout.insertWidget(i + 1, widget)
             return
     layout.addWidget(widget)
+
+
+def dismiss(entry):
+    """Remove a message bar entry (what push() returned) if it is still shown: the user may
+    have closed it, or a test's push returned None."""
+    if entry is None:
+        return
+    try:
+        entry.dismiss()
+    except (RuntimeError, AttributeError):  # deleted with its bar, or not an entry
+        pass

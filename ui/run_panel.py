@@ -21,6 +21,7 @@ from qgis.PyQt.QtWidgets import QWidget
 from ..core.engine.throughput import RateTracker
 from ..i18n_util import tr
 from ..processing.progress import span_text
+from .notice import dismiss
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "run_panel.ui"))
@@ -85,6 +86,7 @@ class RunPanel(QWidget, FORM):
         self.stopped_sentence = lambda reason: reason
         self.cancelled_text = ""
         self.explain = None
+        self.failure_entry = None  # the message bar entry of the last failure, while shown
         self.resumable = True
         self.labels = self.step_labels
         self.tracker = RateTracker()  # the running step's progress, percent per second
@@ -120,6 +122,7 @@ class RunPanel(QWidget, FORM):
         """
         if self.task is not None:
             return False
+        self.clear_failure()  # a new attempt: the last one's failure is no longer the news
         self.task = task
         self.done = done
         self.stopped_sentence = stopped_sentence or (lambda reason: reason)
@@ -262,7 +265,8 @@ class RunPanel(QWidget, FORM):
         sentence = error_sentence(task.error)
         if self.explain is None or task.bug:
             # One sentence in the bar; a traceback behind Details, in the GeoBias log.
-            self.push(
+            self.clear_failure()
+            self.failure_entry = self.push(
                 self.stopped_sentence(task.error),
                 Qgis.MessageLevel.Critical,
                 details=task.details or task.error,
@@ -284,7 +288,13 @@ class RunPanel(QWidget, FORM):
         self.runButton.setText(self.run_text)
         self.set_text("")
 
+    def clear_failure(self):
+        """Take the last failure's message bar entry away (a new start, a success)."""
+        entry, self.failure_entry = self.failure_entry, None
+        dismiss(entry)
+
     def succeeded(self, task):
-        """Show a finished run: the bar full, its duration."""
+        """Show a finished run: the bar full, its duration; the last failure's entry gone."""
+        self.clear_failure()
         self.progressBar.setValue(100)
         self.set_text(tr("Done in {t}.").format(t=fmt_duration(task.elapsed)))

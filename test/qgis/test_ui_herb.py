@@ -205,3 +205,39 @@ def test_the_tab_runs_herb_on_the_users_memory_layers(dock, tmp_path, monkeypatc
              and herb.panel.task is None, 300, "HERB on the user's layers")  # fmt: skip
     assert herb.regionTable.rowCount() >= 3  # the Earth and the two countries have a C
     assert country.featureCount() == 2 and towns.featureCount() == 4  # untouched
+
+
+def test_herb_failed_goes_away_on_a_new_start_and_on_success(dock, qgis_iface):
+    """Issue 35: the red "HERB failed" entry stayed in the message bar after a later run
+    succeeded. It goes when a new run starts, and a success leaves no failure in sight."""
+    from qtstub import wait_for
+
+    from geobias.ui.task import AlgorithmChainTask
+
+    herb, bar = dock.herb, qgis_iface.messageBar()
+
+    def failing(task):
+        task.fail("the scorer cannot start")
+        return {}
+
+    def run(work):
+        done = []
+        herb.start(AlgorithmChainTask("HERB", [(work, "work")]), done.append)
+        wait_for(lambda: herb.panel.task is None, 30, "the HERB task")
+        return done
+
+    def failures():
+        return [i for i in bar.items() if "HERB failed" in i.text()]
+
+    bar.clearWidgets()
+    run(failing)
+    assert len(failures()) == 1 and herb.panel.progressLabel.text().startswith("Stopped: ")
+    run(failing)  # a second failure replaces the first: one entry, not two
+    assert len(failures()) == 1
+    herb.start(AlgorithmChainTask("HERB", [(lambda task: {}, "work")]), lambda task: None)
+    assert failures() == []  # gone as soon as the new run starts
+    wait_for(lambda: herb.panel.task is None, 30, "the HERB task")
+    run(failing)
+    done = run(lambda task: {})
+    herb.panel.succeeded(done[0])  # as HerbTab._completed does once the layers are shown
+    assert failures() == [] and herb.panel.progressLabel.text().startswith("Done in")
