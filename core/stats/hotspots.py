@@ -13,8 +13,10 @@ tests check the numbers against esda on the same weights:
   is unchanged by a shift of y, so it holds for rank errors, which are negative as often as
   positive (esda's G / Σy form equals it for positive data and flips sign when the mean is
   negative); p two-sided from the normal;
-- global I = (n / S0) · z'Wz / z'z with the same row-standardised W, its normal-approximation z
-  and a permutation p-value folded like the local ones.
+- global I = (n / S0) · z'Wz / z'z with the same row-standardised W, tested two ways as esda
+  tests it: the normal approximation (z_norm, two-sided p_norm) and the permutation test
+  (z_sim = (I − mean of the permuted I) / their sd, and the pseudo p-value p_sim folded like the
+  local ones, so one-sided: the tail the observed I lies in). A z goes with the p of its own test.
 Every value y must be finite: leave units without a value out before building the weights.
 """
 
@@ -195,15 +197,17 @@ def gi_bins(result: GetisOrd, p=None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class GlobalMoran:
-    """Global Moran's I with its normal-approximation z and p and a permutation p-value."""
+    """Global Moran's I and its two tests, named as esda names them: the normal approximation
+    (z_norm, two-sided p_norm) and the permutation test (z_sim, one-sided pseudo p_sim)."""
 
     I: float  # noqa: E741
     expected: float
     z_norm: float
     p_norm: float  # two-sided
-    p_sim: float
+    p_sim: float  # one-sided: the smaller tail of the permuted I, esda's p_sim
     permutations: int
     n: int
+    z_sim: float = np.nan  # (I - mean of the permuted I) / their sd (population), esda's z_sim
 
 
 def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> GlobalMoran:
@@ -231,7 +235,7 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
         p_norm = float(2.0 * _normal_sf(abs(z_norm)))
     else:
         z_norm = p_norm = np.nan
-    p_sim = np.nan
+    p_sim = z_sim = np.nan
     if permutations > 0:
         rng = np.random.default_rng(seed)
         sims = np.empty(permutations)
@@ -246,7 +250,11 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
             zt = np.ascontiguousarray(zp.T)
             sims[start : start + rows] = n / s0 * np.einsum("ij,ij->j", zt, ws @ zt) / zz
         p_sim = float(_fold(int((sims >= value).sum()), permutations))
-    return GlobalMoran(value, expected, float(z_norm), p_norm, p_sim, permutations, n)
+        spread = sims.std()
+        # Every permutation the same I (see Var(I) above): no z, as for the normal test.
+        if spread > 1e-12 * max(abs(expected), 1e-12):
+            z_sim = float((value - sims.mean()) / spread)
+    return GlobalMoran(value, expected, float(z_norm), p_norm, p_sim, permutations, n, z_sim)
 
 
 # Points' rank errors: each point's k nearest points (great-circle) as its neighbourhood.

@@ -204,3 +204,4 @@ def test_a_moran_without_variance_has_no_z_and_no_warning():
         m = points_moran(lon, lat, rng.normal(size=9))
     assert m.I == pytest.approx(-1 / 8) and m.expected == pytest.approx(-1 / 8)
     assert np.isnan(m.z_norm) and np.isnan(m.p_norm) and 0 <= m.p_sim <= 1
+    assert np.isnan(m.z_sim)  # the permutation test has no spread either

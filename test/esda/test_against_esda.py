@@ -54,6 +54,12 @@ def p_tolerance(p_a, p_b, permutations):
     return 5 * np.sqrt(2 * p * (1 - p) / permutations) + 2 / (permutations + 1)
 
 
+def z_tolerance(z, permutations):
+    """5 standard errors of the difference of two independent permutation z-scores: the mean of
+    the permuted I adds 1/sqrt(N) to each, their sd about |z|/sqrt(2N) (1 + z² covers both)."""
+    return 5 * np.sqrt(2 * (1 + z * z) / permutations)
+
+
 def compare(value, weights, permutations, seed=7):
     ok = ~weights.islands
     ours = local_moran(value, weights, permutations, seed)
@@ -82,6 +88,9 @@ def compare(value, weights, permutations, seed=7):
     assert abs(glob.z_norm - eglob.z_norm) <= 1e-9
     assert glob.p_norm == pytest.approx(eglob.p_norm, rel=1e-9, abs=1e-300)
     assert abs(glob.p_sim - eglob.p_sim) <= p_tolerance(glob.p_sim, eglob.p_sim, permutations)
+    # The permutation test's z goes with its p: esda's z_sim, from the same permuted I.
+    assert abs(glob.z_sim - eglob.z_sim) <= z_tolerance(eglob.z_sim, permutations)
+    assert abs(glob.z_sim - eglob.z_rand) <= z_tolerance(eglob.z_rand, permutations)
     return ours, glob
 
 
@@ -129,3 +138,25 @@ def test_gpt35_mean_rank_error_per_country(country_rank_errors):
     assert len(error) > 80
     compare(error, knn_weights(lon, lat, 6), permutations=9999)
     compare(error, distance_band_weights(lon, lat, 1500.0), permutations=999)
+
+
+def test_18_countries_z_and_p_come_from_one_test(country_rank_errors):
+    """Issue 35: 18 units printed "Moran's I = -0.206 (z = -1.48, permutation p = 0.022)", the
+    normal approximation's z beside the permutation test's one-sided p. On 18 European
+    countries (the westernmost with a mean rank error) the two tests differ as much: each z is
+    checked against esda with the p of its own test."""
+    lon, lat, error = country_rank_errors
+    europe = np.flatnonzero((lon > -25) & (lon < 45) & (lat > 35) & (lat < 72))
+    idx = europe[np.argsort(lon[europe])][:18]
+    weights = knn_weights(lon[idx], lat[idx], 6, geographic=True)
+    _, glob = compare(error[idx], weights, permutations=9999)
+    wr = pysal_w(weights)
+    wr.transform = "r"
+    eglob = esda.Moran(error[idx], wr, permutations=9999)
+    assert glob.n == 18 and glob.I < glob.expected == pytest.approx(eglob.EI)
+    # Normal approximation: z ≈ -1.3, two-sided p ≈ 0.2 (esda's z_norm, p_norm).
+    assert -1.5 < glob.z_norm < -1.1 and glob.p_norm > 0.15
+    # Permutation test: z ≈ -1.5, one-sided pseudo p ≈ 0.045 (esda's z_sim, p_sim). The
+    # permuted I are skewed with 18 units: even the one-sided normal p of z_sim is larger.
+    assert glob.z_sim < glob.z_norm and glob.p_sim < 0.06 < eglob.p_z_sim
+    assert glob.p_sim < glob.p_norm / 2 and eglob.p_sim < eglob.p_norm / 2
