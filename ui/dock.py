@@ -30,6 +30,7 @@ from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
 from .narrow import TabStrip
+from .notice import dismiss
 from .outputs import OutputKeeper
 from .overlay_tab import OverlayTab
 from .past_runs import RunsCombo
@@ -106,6 +107,8 @@ class GeoBiasDock(QDockWidget):
         self.help_menu.addAction(tr("Install local model…")).triggered.connect(self.open_install)
         self.ui.helpButton.setMenu(self.help_menu)
         self.install_window = None
+        self.install_offer = None  # the "model missing" message bar entry, while shown
+        self.watching_install = False  # connected to local_model.model_installed()
         from .batch import batch_button
 
         self.panel.runLayout.addWidget(batch_button(self))
@@ -260,9 +263,21 @@ class GeoBiasDock(QDockWidget):
     def offer_install(self, problem):
         """Say the embedded model is missing, with the Options page's Install one click away;
         `problem` is host.embedded_problem()'s (sentence, details)."""
+        from .local_model import model_installed
+
         log(str(problem[1]), Qgis.MessageLevel.Critical)
-        self._push_with_button(problem[0], Qgis.MessageLevel.Critical,
-                               (tr("Install local model…"), self.open_install))  # fmt: skip
+        dismiss(self.install_offer)  # one offer at a time, however often Run is pressed
+        self.install_offer = self._push_with_button(
+            problem[0], Qgis.MessageLevel.Critical, (tr("Install local model…"), self.open_install)
+        )
+        if not self.watching_install:
+            model_installed().connect(self.model_installed)
+            self.watching_install = True
+
+    def model_installed(self):
+        """An Install or Repair succeeded: the "model missing" entry is no longer true."""
+        entry, self.install_offer = self.install_offer, None
+        dismiss(entry)
 
     def open_install(self):
         """The Install / Repair / Remove window (ui/local_model.py), one at a time."""
@@ -328,6 +343,11 @@ class GeoBiasDock(QDockWidget):
             except RuntimeError:  # already deleted
                 pass
             self.install_window = None
+        if self.watching_install:
+            from .local_model import model_installed
+
+            model_installed().disconnect(self.model_installed)
+            self.watching_install = False
         stop_embedded()
         for tab in self.tab_widgets():
             tab.close_tab()

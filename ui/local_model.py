@@ -10,7 +10,7 @@ import os
 
 from qgis.core import Qgis, QgsApplication, QgsTask
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import pyqtSignal
+from qgis.PyQt.QtCore import QObject, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,7 +26,7 @@ from .notice import Notice
 from .run_panel import RunPanel
 from .task import AlgorithmChainTask, log
 
-__all__ = ["EnvJobTask", "LocalModelWidget", "install_dialog", "step_labels"]
+__all__ = ["EnvJobTask", "LocalModelWidget", "install_dialog", "model_installed", "step_labels"]
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "local_model.ui"))
 
@@ -49,6 +49,21 @@ def fmt_bytes(n):
     if n >= 1e9:
         return tr("{n} GB").format(n=f"{n / 1e9:.1f}")
     return tr("{n} MB").format(n=f"{n / 1e6:.0f}")
+
+
+class _InstalledNotifier(QObject):
+    """Tells open docks that an Install or Repair succeeded (from the Options page or the
+    dock's window): their "model missing" messages are no longer true."""
+
+    installed = pyqtSignal()
+
+
+_NOTIFIER = _InstalledNotifier()
+
+
+def model_installed():
+    """The signal emitted after a successful Install or Repair."""
+    return _NOTIFIER.installed
 
 
 class EnvJobTask(AlgorithmChainTask):
@@ -248,6 +263,7 @@ class LocalModelWidget(QWidget, FORM):
             ).format(model=models.MODELS[r.model].label, venv=r.venv, answer=r.answer,
                      question=model_env.CHECK_PROMPT, size=fmt_bytes(r.disk_bytes))  # fmt: skip
             self.notice.show_text(text, Qgis.MessageLevel.Success)
+            _NOTIFIER.installed.emit()
         else:
             n = len(result.get("removed", []))
             self.notice.show_text(

