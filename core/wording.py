@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["listing", "plain_reason", "strip_reprs"]
+__all__ = ["listing", "plain_reason", "shortened", "strip_reprs"]
 
 # "<urllib3.connection.HTTPConnection object at 0x7f2c…>: " (urllib3 puts its connection first).
 _OBJECT_REPR = re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>:?\s*")
@@ -19,6 +19,13 @@ def listing(items, quote: str = '"') -> str:
     """Items as text in a sentence: `"Atlantis", "Mu"` (each quoted, so a name holding a comma
     stays whole); numbers unquoted with `quote=""`."""
     return ", ".join(f"{quote}{item}{quote}" for item in items)
+
+
+def shortened(text: str, limit: int = 60) -> str:
+    """`text` on one line (runs of white space as one space), cut to `limit` characters with
+    "…": a model's reply quoted in a sentence."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def strip_reprs(text: str) -> str:

@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="414"/>
+        <location filename="../ui/results_tab.py" line="410"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="240"/>
+        <location filename="../ui/results_tab.py" line="236"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -579,17 +579,17 @@
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="151"/>
+        <location filename="../ui/run_panel.py" line="154"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="162"/>
+        <location filename="../ui/run_panel.py" line="165"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="77"/>
+        <location filename="../ui/dock.py" line="78"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
@@ -599,27 +599,27 @@
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="77"/>
+        <location filename="../ui/dock.py" line="78"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="290"/>
+        <location filename="../ui/run_panel.py" line="300"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="513"/>
+        <location filename="../ui/results_tab.py" line="509"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="526"/>
+        <location filename="../ui/results_tab.py" line="522"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="312"/>
+        <location filename="../ui/dock.py" line="328"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1044,17 +1044,17 @@
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
@@ -1100,17 +1100,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="240"/>
+        <location filename="../ui/results_tab.py" line="236"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="279"/>
+        <location filename="../ui/results_tab.py" line="275"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="317"/>
+        <location filename="../ui/results_tab.py" line="313"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -2507,17 +2507,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="390"/>
+        <location filename="../ui/results_tab.py" line="386"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="414"/>
+        <location filename="../ui/results_tab.py" line="410"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="419"/>
+        <location filename="../ui/results_tab.py" line="415"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2562,7 +2562,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="129"/>
+        <location filename="../ui/run_panel.py" line="132"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2692,7 +2692,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2786,22 +2786,22 @@ Lancer HERB ?</translation>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="490"/>
+        <location filename="../ui/herb_tab.py" line="486"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="495"/>
+        <location filename="../ui/herb_tab.py" line="491"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="517"/>
+        <location filename="../ui/herb_tab.py" line="513"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3056,17 +3056,17 @@ Lancer HERB ?</translation>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="491"/>
+        <location filename="../ui/compare_tab.py" line="487"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="497"/>
+        <location filename="../ui/compare_tab.py" line="493"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3081,12 +3081,12 @@ Lancer HERB ?</translation>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="129"/>
+        <location filename="../ui/run_panel.py" line="132"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="271"/>
+        <location filename="../ui/run_panel.py" line="275"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3326,7 +3326,7 @@ Lancer HERB ?</translation>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="166"/>
+        <location filename="../ui/dock.py" line="169"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3401,22 +3401,22 @@ Lancer HERB ?</translation>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="273"/>
+        <location filename="../ui/results_tab.py" line="269"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="348"/>
+        <location filename="../ui/results_tab.py" line="344"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="404"/>
+        <location filename="../ui/results_tab.py" line="400"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="275"/>
+        <location filename="../ui/run_panel.py" line="279"/>
         <source>Stopped: {reason}.</source>
         <translation>Arrêté : {reason}.</translation>
     </message>
@@ -3556,7 +3556,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="536"/>
+        <location filename="../ui/results_tab.py" line="532"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3579,37 +3579,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="581"/>
+        <location filename="../ui/results_tab.py" line="577"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="584"/>
+        <location filename="../ui/results_tab.py" line="580"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="585"/>
+        <location filename="../ui/results_tab.py" line="581"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="588"/>
+        <location filename="../ui/results_tab.py" line="584"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="595"/>
+        <location filename="../ui/results_tab.py" line="591"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="599"/>
+        <location filename="../ui/results_tab.py" line="595"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="603"/>
+        <location filename="../ui/results_tab.py" line="599"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -5159,182 +5159,182 @@ Prompt :
         <translation>Comparaison des fiches…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="466"/>
+        <location filename="../ui/compare_tab.py" line="462"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="466"/>
+        <location filename="../ui/compare_tab.py" line="462"/>
         <source>In {language}</source>
         <translation>En {language}</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="491"/>
+        <location filename="../ui/compare_tab.py" line="487"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="104"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="105"/>
+        <location filename="../ui/dock.py" line="106"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="264"/>
+        <location filename="../ui/dock.py" line="270"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="251"/>
+        <location filename="../ui/dock.py" line="254"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="254"/>
+        <location filename="../ui/dock.py" line="257"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="37"/>
+        <location filename="../ui/local_model.py" line="38"/>
         <source>Finding a Python for the model environment…</source>
         <translation>Recherche d'un Python pour l'environnement du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="38"/>
+        <location filename="../ui/local_model.py" line="39"/>
         <source>Creating the model environment…</source>
         <translation>Création de l'environnement du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="40"/>
+        <location filename="../ui/local_model.py" line="41"/>
         <source>Installing the model's packages…</source>
         <translation>Installation des paquets du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="41"/>
+        <location filename="../ui/local_model.py" line="42"/>
         <source>Reassembling the model file…</source>
         <translation>Réassemblage du fichier du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="42"/>
+        <location filename="../ui/local_model.py" line="43"/>
         <source>Starting the model and asking it one question…</source>
         <translation>Démarrage du modèle et question de contrôle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="43"/>
+        <location filename="../ui/local_model.py" line="44"/>
         <source>Removing the model environment…</source>
         <translation>Suppression de l'environnement du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="50"/>
+        <location filename="../ui/local_model.py" line="51"/>
         <source>{n} GB</source>
         <translation>{n} Go</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="51"/>
+        <location filename="../ui/local_model.py" line="52"/>
         <source>{n} MB</source>
         <translation>{n} Mo</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="100"/>
+        <location filename="../ui/local_model.py" line="116"/>
         <source>Install local model</source>
         <translation>Installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="103"/>
+        <location filename="../ui/local_model.py" line="119"/>
         <source>Make GeoBias&apos;s own Python environment for the local model and install it there (QGIS&apos;s Python is not changed)</source>
         <translation>Créer l'environnement Python propre à GeoBias pour le modèle local et l'y installer (le Python de QGIS n'est pas modifié)</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="133"/>
+        <location filename="../ui/local_model.py" line="149"/>
         <source>Looking at the model environment…</source>
         <translation>Examen de l'environnement du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="142"/>
+        <location filename="../ui/local_model.py" line="158"/>
         <source>The model environment could not be read.</source>
         <translation>L'environnement du modèle n'a pas pu être lu.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="146"/>
+        <location filename="../ui/local_model.py" line="162"/>
         <source>GeoBias: looking at the local model</source>
         <translation>GeoBias : examen du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="156"/>
+        <location filename="../ui/local_model.py" line="172"/>
         <source>The local model is not installed ({venv} does not exist).</source>
         <translation>Le modèle local n'est pas installé ({venv} n'existe pas).</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="162"/>
+        <location filename="../ui/local_model.py" line="178"/>
         <source>not installed</source>
         <translation>non installé</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="165"/>
+        <location filename="../ui/local_model.py" line="181"/>
         <source>Models installed: {names}.</source>
         <translation>Modèles installés : {names}.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="165"/>
+        <location filename="../ui/local_model.py" line="181"/>
         <source>No model is installed.</source>
         <translation>Aucun modèle n'est installé.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="177"/>
+        <location filename="../ui/local_model.py" line="193"/>
         <source>The last install did not finish: Repair or Remove it.</source>
         <translation>La dernière installation n'a pas abouti : réparez-la ou supprimez-la.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="179"/>
+        <location filename="../ui/local_model.py" line="195"/>
         <source>It was made by hand: Remove leaves it alone.</source>
         <translation>Il a été créé à la main : Supprimer n'y touche pas.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="182"/>
+        <location filename="../ui/local_model.py" line="198"/>
         <source>Disk used: {size}.</source>
         <translation>Espace disque utilisé : {size}.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="196"/>
+        <location filename="../ui/local_model.py" line="212"/>
         <source>Folder of wheels for an offline install</source>
         <translation>Dossier de wheels pour une installation hors ligne</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="203"/>
+        <location filename="../ui/local_model.py" line="219"/>
         <source>Remove the local model</source>
         <translation>Supprimer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="203"/>
+        <location filename="../ui/local_model.py" line="219"/>
         <source>Delete the model environment and the model files Install local model made ({size})? Surveys and their cached answers are kept.</source>
         <translation>Supprimer l'environnement du modèle et les fichiers de modèle créés par « Installer le modèle local » ({size}) ? Les enquêtes et leurs réponses en cache sont conservées.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="220"/>
+        <location filename="../ui/local_model.py" line="236"/>
         <source>GeoBias: installing the local model</source>
         <translation>GeoBias : installation du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="221"/>
+        <location filename="../ui/local_model.py" line="237"/>
         <source>GeoBias: repairing the local model</source>
         <translation>GeoBias : réparation du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="222"/>
+        <location filename="../ui/local_model.py" line="238"/>
         <source>GeoBias: removing the local model</source>
         <translation>GeoBias : suppression du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="227"/>
+        <location filename="../ui/local_model.py" line="243"/>
         <source>Cancelled. Remove deletes what was made so far; Install continues it.</source>
         <translation>Annulé. Supprimer efface ce qui a déjà été créé ; Installer reprend l'installation.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/local_model.py" line="253"/>
+        <location filename="../ui/local_model.py" line="278"/>
         <source>Removed the model environment (%n item(s)).</source>
         <translation>
             <numerusform>Environnement du modèle supprimé (%n élément).</numerusform>
@@ -5342,12 +5342,12 @@ Prompt :
         </translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="262"/>
+        <location filename="../ui/local_model.py" line="287"/>
         <source>Stopped.</source>
         <translation>Arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="283"/>
+        <location filename="../ui/local_model.py" line="308"/>
         <source>GeoBias: install the local model</source>
         <translation>GeoBias : installer le modèle local</translation>
     </message>
@@ -7223,17 +7223,17 @@ Lancer l'enquête ?</translation>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="223"/>
+        <location filename="../ui/run_panel.py" line="226"/>
         <source>{text} · timing this machine…</source>
         <translation>{text} · chronométrage de cette machine…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="227"/>
+        <location filename="../ui/run_panel.py" line="230"/>
         <source>{text} · {span} left in this step</source>
         <translation>{text} · {span} restant(es) pour cette étape</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="229"/>
+        <location filename="../ui/run_panel.py" line="232"/>
         <source>{text} · {span} left</source>
         <translation>{text} · {span} restant(es)</translation>
     </message>
@@ -7338,24 +7338,19 @@ Lancer l'enquête ?</translation>
         <translation>Le projet n'a pas pu être enregistré ({error}) : enregistrez-le à nouveau avec Projet → Enregistrer avant de fermer QGIS.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="39"/>
+        <location filename="../ui/local_model.py" line="40"/>
         <source>Installing xllamacpp and numpy…</source>
         <translation>Installation de xllamacpp et de numpy…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="161"/>
+        <location filename="../ui/local_model.py" line="177"/>
         <source>Model environment: {venv} (Python {python}, xllamacpp {x}, numpy {n}).</source>
         <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}, numpy {n}).</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="173"/>
+        <location filename="../ui/local_model.py" line="189"/>
         <source>It lacks {names}, which the local model&apos;s features need: Repair installs them.</source>
         <translation>Il y manque {names}, dont les fonctions du modèle local ont besoin : Réparer les installe.</translation>
-    </message>
-    <message>
-        <location filename="../ui/local_model.py" line="245"/>
-        <source>Installed {model} in {venv}. The model runs: asked “{question}”, it replied “{answer}”. Disk used: {size}.</source>
-        <translation>{model} installé dans {venv}. Le modèle fonctionne : à la question « {question} », il a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
     </message>
     <message>
         <location filename="../core/messages.py" line="325"/>
@@ -8013,9 +8008,29 @@ Lancer l'enquête ?</translation>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires (un serveur llama.cpp reçoit aussi une requête de tokenisation par lot) et la durée, sous forme d’intervalle tiré du débit que les exécutions précédentes ont mesuré sur cette machine ; il n’évalue rien et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="504"/>
+        <location filename="../ui/herb_tab.py" line="500"/>
         <source>{r} has no siblings here: no descriptor sets it apart</source>
         <translation>{r} n’a pas de région sœur ici : aucun descripteur ne la distingue</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="262"/>
+        <source>Check passed: asked “{question}”, the model answered “{answer}”.</source>
+        <translation>Vérification réussie : à la question « {question} », le modèle a répondu « {answer} ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="264"/>
+        <source>Check not passed: the model runs but did not answer “{question}”: its reply “{answer}” only repeats the question.</source>
+        <translation>Vérification non réussie : le modèle fonctionne mais n'a pas répondu à « {question} » : sa réponse « {answer} » ne fait que répéter la question.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="267"/>
+        <source>Check not passed: the model runs but gave an empty reply to “{question}”.</source>
+        <translation>Vérification non réussie : le modèle fonctionne mais a donné une réponse vide à « {question} ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="269"/>
+        <source>Installed {model} in {venv}. {check} Disk used: {size}.</source>
+        <translation>{model} installé dans {venv}. {check} Espace disque utilisé : {size}.</translation>
     </message>
 </context>
 <context>

