@@ -1472,12 +1472,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="118"/>
+        <location filename="../processing/algorithms/hotspots.py" line="120"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="106"/>
+        <location filename="../processing/algorithms/hotspots.py" line="108"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
@@ -1532,7 +1532,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="269"/>
+        <location filename="../processing/algorithms/hotspots.py" line="273"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
@@ -1552,144 +1552,129 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="94"/>
+        <location filename="../processing/algorithms/hotspots.py" line="96"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="59"/>
+        <location filename="../processing/algorithms/hotspots.py" line="60"/>
         <source>Bias hot spots</source>
         <translation>Points chauds du biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="64"/>
-        <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
-        <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/hotspots.py" line="79"/>
+        <location filename="../processing/algorithms/hotspots.py" line="81"/>
         <source>Units or points</source>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="79"/>
+        <location filename="../processing/algorithms/hotspots.py" line="81"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="83"/>
+        <location filename="../processing/algorithms/hotspots.py" line="85"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="91"/>
+        <location filename="../processing/algorithms/hotspots.py" line="93"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="100"/>
+        <location filename="../processing/algorithms/hotspots.py" line="102"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="112"/>
+        <location filename="../processing/algorithms/hotspots.py" line="114"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="123"/>
+        <location filename="../processing/algorithms/hotspots.py" line="125"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
-        <source>Global Moran&apos;s I: permutation p-value</source>
-        <translation>I de Moran global : valeur p par permutations</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="167"/>
+        <location filename="../processing/algorithms/hotspots.py" line="171"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="192"/>
+        <location filename="../processing/algorithms/hotspots.py" line="196"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="199"/>
+        <location filename="../processing/algorithms/hotspots.py" line="203"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="202"/>
+        <location filename="../processing/algorithms/hotspots.py" line="206"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="211"/>
+        <location filename="../processing/algorithms/hotspots.py" line="215"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="213"/>
+        <location filename="../processing/algorithms/hotspots.py" line="217"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="220"/>
+        <location filename="../processing/algorithms/hotspots.py" line="224"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="239"/>
+        <location filename="../processing/algorithms/hotspots.py" line="243"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="264"/>
+        <location filename="../processing/algorithms/hotspots.py" line="268"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/hotspots.py" line="270"/>
-        <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
-        <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
         <location filename="../processing/overlay_styles.py" line="56"/>
@@ -2859,11 +2844,6 @@ Lancer HERB ?</translation>
         <location filename="../ui/overlay_tab.py" line="330"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="337"/>
-        <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
-        <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
         <location filename="../ui/results.py" line="60"/>
@@ -8031,6 +8011,36 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/local_model.py" line="269"/>
         <source>Installed {model} in {venv}. {check} Disk used: {size}.</source>
         <translation>{model} installé dans {venv}. {check} Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/hotspots.py" line="65"/>
+        <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I goes into the METRICS table and the outputs with its two tests: the normal approximation (z, two-sided p) and the permutation test (z, one-sided pseudo p).</source>
+        <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global va dans la table METRICS et les sorties avec ses deux tests : l'approximation normale (z, p bilatérale) et le test par permutations (z, pseudo-p unilatérale).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
+        <source>Global Moran&apos;s I: two-sided p (normal approximation)</source>
+        <translation>I de Moran global : p bilatérale (approximation normale)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
+        <source>Global Moran&apos;s I: z (permutation test)</source>
+        <translation>I de Moran global : z (test par permutations)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/hotspots.py" line="134"/>
+        <source>Global Moran&apos;s I: one-sided pseudo p (permutation test)</source>
+        <translation>I de Moran global : pseudo-p unilatérale (test par permutations)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/hotspots.py" line="276"/>
+        <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, {w}). Normal approximation: z = {zn:.2f}, two-sided p = {pn:.4f}. Permutation test ({perm} permutations): z = {zs:.2f}, one-sided pseudo p = {ps:.4f}. Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
+        <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, {w}). Approximation normale : z = {zn:.2f}, p bilatérale = {pn:.4f}. Test par permutations ({perm} permutations) : z = {zs:.2f}, pseudo-p unilatérale = {ps:.4f}. Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="337"/>
+        <source>Global Moran's I = {i:.3f} over {n} units (permutation test: z = {z:.2f}, one-sided p = {p:.3f}); {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
+        <translation>I de Moran global = {i:.3f} sur {n} unités (test par permutations : z = {z:.2f}, p unilatérale = {p:.3f}) ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
 </context>
 <context>

@@ -335,10 +335,10 @@ class OverlayTab(QWidget, FORM, DockTab):
             self.dock.panel.succeeded(task)
             self.hot_result = result
             self.moranLabel.setText(
-                tr("Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} "
-                   "units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold "
-                   "spots.")
-                .format(i=result["MORAN_I"], z=result["MORAN_Z"], p=result["MORAN_P"],
+                tr("Global Moran's I = {i:.3f} over {n} units (permutation test: z = {z:.2f}, "
+                   "one-sided p = {p:.3f}); {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} "
+                   "hot, {cold} cold spots.")
+                .format(i=result["MORAN_I"], z=result["MORAN_Z_SIM"], p=result["MORAN_P"],
                         n=result["N_UNITS"], hh=result["N_HH"], ll=result["N_LL"],
                         hot=result["N_HOT"], cold=result["N_COLD"])
             )  # fmt: skip

@@ -38,9 +38,10 @@ GLOBAL_FIELDS = {
     "n_units": ogr.OFTInteger,
     "moran_i": ogr.OFTReal,
     "moran_expected": ogr.OFTReal,
-    "moran_z": ogr.OFTReal,
-    "moran_p_norm": ogr.OFTReal,
-    "moran_p_sim": ogr.OFTReal,
+    "moran_z": ogr.OFTReal,  # normal approximation (esda's z_norm) ...
+    "moran_p_norm": ogr.OFTReal,  # ... and its two-sided p
+    "moran_z_sim": ogr.OFTReal,  # permutation test (esda's z_sim) ...
+    "moran_p_sim": ogr.OFTReal,  # ... and its one-sided pseudo p
     "permutations": ogr.OFTInteger,
     "seed": ogr.OFTInteger,
     "alpha": ogr.OFTReal,
@@ -71,8 +72,9 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
             "in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* "
             "binary with the unit itself. Permutations are seeded. With FDR, the classes use "
             "Benjamini–Hochberg q-values instead of p-values. Units without a value, and units "
-            "flagged few_points when asked, are left out. The global Moran's I (with its normal "
-            "z, p and a permutation p) goes into the METRICS table and the outputs."
+            "flagged few_points when asked, are left out. The global Moran's I goes into the "
+            "METRICS table and the outputs with its two tests: the normal approximation (z, "
+            "two-sided p) and the permutation test (z, one-sided pseudo p)."
         )
 
     def initAlgorithm(self, config=None):
@@ -132,7 +134,9 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         for name, text in (
             ("MORAN_I", tr("Global Moran's I")),
             ("MORAN_Z", tr("Global Moran's I: z (normal approximation)")),
-            ("MORAN_P", tr("Global Moran's I: permutation p-value")),
+            ("MORAN_P_NORM", tr("Global Moran's I: two-sided p (normal approximation)")),
+            ("MORAN_Z_SIM", tr("Global Moran's I: z (permutation test)")),
+            ("MORAN_P", tr("Global Moran's I: one-sided pseudo p (permutation test)")),
             ("N_UNITS", tr("Units analysed")),
             ("N_HH", tr("High–High units")),
             ("N_LL", tr("Low–Low units")),
@@ -245,10 +249,10 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         row = {
             "field": field, "weights": weights_text, "n_units": len(idx), "moran_i": glob.I,
             "moran_expected": glob.expected, "moran_z": glob.z_norm, "moran_p_norm": glob.p_norm,
-            "moran_p_sim": glob.p_sim, "permutations": permutations, "seed": seed,
-            "alpha": alpha, "fdr": int(fdr), "n_hh": counts["HH"], "n_ll": counts["LL"],
-            "n_hl": counts["HL"], "n_lh": counts["LH"], "n_hot": int((bins > 0).sum()),
-            "n_cold": int((bins < 0).sum()),
+            "moran_z_sim": glob.z_sim, "moran_p_sim": glob.p_sim, "permutations": permutations,
+            "seed": seed, "alpha": alpha, "fdr": int(fdr), "n_hh": counts["HH"],
+            "n_ll": counts["LL"], "n_hl": counts["HL"], "n_lh": counts["LH"],
+            "n_hot": int((bins > 0).sum()), "n_cold": int((bins < 0).sum()),
         }  # fmt: skip
         results = {"OUTPUT": dest}
         metrics_fields = qgs_fields(GLOBAL_FIELDS)
@@ -267,16 +271,21 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
             )  # fmt: skip
         if n_flagged:
             feedback.pushInfo(tr("{n} units flagged few_points were left out.").format(n=n_flagged))
+        # Each z beside the p of its own test (issue 35: the normal z beside the permutation p
+        # read as a contradiction on 18 units).
         feedback.pushInfo(
-            tr("Global Moran's I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, "
-               "permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: "
-               "{hot} hot, {cold} cold spots.").format(
-                field=field, i=glob.I, e=glob.expected, z=glob.z_norm, p=glob.p_sim,
-                w=weights_text, hh=row["n_hh"], ll=row["n_ll"], hl=row["n_hl"], lh=row["n_lh"],
+            tr("Global Moran's I of {field} = {i:.3f} (expected {e:.3f}, {w}). Normal "
+               "approximation: z = {zn:.2f}, two-sided p = {pn:.4f}. Permutation test "
+               "({perm} permutations): z = {zs:.2f}, one-sided pseudo p = {ps:.4f}. Local: {hh} "
+               "HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.").format(
+                field=field, i=glob.I, e=glob.expected, w=weights_text, zn=glob.z_norm,
+                pn=glob.p_norm, perm=permutations, zs=glob.z_sim, ps=glob.p_sim,
+                hh=row["n_hh"], ll=row["n_ll"], hl=row["n_hl"], lh=row["n_lh"],
                 hot=row["n_hot"], cold=row["n_cold"])
         )  # fmt: skip
         results.update({
-            "MORAN_I": glob.I, "MORAN_Z": glob.z_norm, "MORAN_P": glob.p_sim,
+            "MORAN_I": glob.I, "MORAN_Z": glob.z_norm, "MORAN_P_NORM": glob.p_norm,
+            "MORAN_Z_SIM": glob.z_sim, "MORAN_P": glob.p_sim,
             "N_UNITS": len(idx), "N_HH": row["n_hh"], "N_LL": row["n_ll"],
             "N_HOT": row["n_hot"], "N_COLD": row["n_cold"],
         })  # fmt: skip

@@ -17,7 +17,7 @@ from qgis.core import (
 )
 from scipy import stats
 
-from geobias.core.stats.hotspots import getis_ord_star, local_moran
+from geobias.core.stats.hotspots import getis_ord_star, global_moran, local_moran
 from geobias.core.stats.spatial_weights import knn_weights
 from geobias.paths import DATA, REFERENCE
 from geobias.processing.features import as_float
@@ -216,7 +216,15 @@ def test_hotspots_of_country_rank_errors(world, tmp_path):
     assert metrics["n_hh"] == classes.count("HH") == res["N_HH"]
     # GPT-3.5's rank errors cluster, weakly: I = 0.13, permutation p = 0.02 (seed 0).
     assert res["MORAN_I"] > 0.05 and res["MORAN_P"] < 0.05
-    assert any("Global Moran's I" in i for i in log.infos)
+    # Each z beside the p of its own test (issue 35): the normal approximation's two-sided p,
+    # the permutation test's z (esda's z_sim) with its one-sided pseudo p.
+    assert metrics["moran_z"] == res["MORAN_Z"] and metrics["moran_p_norm"] == res["MORAN_P_NORM"]
+    assert metrics["moran_z_sim"] == res["MORAN_Z_SIM"] and metrics["moran_p_sim"] == res["MORAN_P"]
+    said = [i for i in log.infos if "Global Moran's I" in i]
+    assert len(said) == 1
+    assert "z = {:.2f}, two-sided p = {:.4f}".format(res["MORAN_Z"], res["MORAN_P_NORM"]) in said[0]
+    assert "Permutation test (999 permutations): z = {:.2f}, one-sided pseudo p = {:.4f}".format(
+        res["MORAN_Z_SIM"], res["MORAN_P"]) in said[0]  # fmt: skip
     assert hot.renderer().type() == "RuleRenderer"
     assert "High–High" in hot.renderer().rootRule().children()[0].label()
     assert np.isnan(column(hot, "lisa_q")).all()
@@ -246,6 +254,10 @@ def test_hotspots_of_us_county_unemployment_match_core(processing_ready, tmp_pat
     assert np.allclose(column(hot, "lisa_p")[ok], ours.p_sim)
     assert np.allclose(column(hot, "gi_z")[ok], getis_ord_star(value[ok], w).z, atol=1e-12)
     assert res["MORAN_I"] > 0.4 and res["N_HH"] > 100
+    # The z and p printed are core's (test/esda checks those against esda).
+    glob = global_moran(value[ok], w, 199, 5)
+    assert (res["MORAN_Z"], res["MORAN_P_NORM"]) == (glob.z_norm, glob.p_norm)
+    assert (res["MORAN_Z_SIM"], res["MORAN_P"]) == (glob.z_sim, glob.p_sim)
 
 
 def test_distance_band_in_a_projected_crs_agrees_with_great_circle(processing_ready, tmp_path):

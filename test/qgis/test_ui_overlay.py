@@ -87,6 +87,9 @@ def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
     wait_job(dock, tab.hotspots())
     result = tab.hot_result
     assert result["N_UNITS"] > 50 and "Global Moran's I = 0.1" in tab.moranLabel.text()
+    # The permutation test's own z beside its p (issue 35: the normal z sat beside it).
+    assert "(permutation test: z = {:.2f}, one-sided p = {:.3f})".format(
+        result["MORAN_Z_SIM"], result["MORAN_P"]) in tab.moranLabel.text()  # fmt: skip
     hot = [lyr for lyr in QgsProject.instance().mapLayers().values()
            if lyr.name() == "Hot spots of mean_rank_error"]  # fmt: skip
     assert len(hot) == 1 and hot[0].renderer().type() == "RuleRenderer"
