@@ -224,17 +224,17 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="104"/>
+        <location filename="../processing/rating.py" line="110"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="153"/>
+        <location filename="../processing/rating.py" line="160"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="176"/>
+        <location filename="../processing/rating.py" line="183"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="541"/>
+        <location filename="../processing/rating.py" line="579"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -1302,22 +1302,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="207"/>
+        <location filename="../processing/rating.py" line="214"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="438"/>
+        <location filename="../processing/rating.py" line="476"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="446"/>
+        <location filename="../processing/rating.py" line="484"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="450"/>
+        <location filename="../processing/rating.py" line="488"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -4764,7 +4764,7 @@ Prompt :
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="200"/>
+        <location filename="../processing/rating.py" line="207"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -5442,17 +5442,17 @@ Prompt :
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="145"/>
+        <location filename="../processing/rating.py" line="152"/>
         <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="378"/>
+        <location filename="../processing/rating.py" line="416"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="384"/>
+        <location filename="../processing/rating.py" line="422"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
@@ -5577,7 +5577,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="584"/>
+        <location filename="../processing/rating.py" line="622"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -6678,37 +6678,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="215"/>
+        <location filename="../processing/rating.py" line="222"/>
         <source>An answer as it came back: {text}</source>
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="406"/>
+        <location filename="../processing/rating.py" line="444"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="409"/>
+        <location filename="../processing/rating.py" line="447"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="414"/>
+        <location filename="../processing/rating.py" line="452"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="418"/>
+        <location filename="../processing/rating.py" line="456"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="423"/>
+        <location filename="../processing/rating.py" line="461"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="427"/>
+        <location filename="../processing/rating.py" line="465"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
@@ -7123,22 +7123,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="74"/>
+        <location filename="../processing/rating.py" line="80"/>
         <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="107"/>
+        <location filename="../processing/rating.py" line="113"/>
         <source>{code}: {text}</source>
         <translation>{code} : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="113"/>
+        <location filename="../processing/rating.py" line="119"/>
         <source>Prompt languages, one after the other: {codes}.</source>
         <translation>Langues de prompt, l’une après l’autre : {codes}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="163"/>
+        <location filename="../processing/rating.py" line="170"/>
         <source>requests</source>
         <translation>requêtes</translation>
     </message>
@@ -7373,32 +7373,32 @@ Lancer l'enquête ?</translation>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="224"/>
+        <location filename="../processing/rating.py" line="231"/>
         <source>unknown (no price given: PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>inconnu (aucun prix indiqué : PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="225"/>
+        <location filename="../processing/rating.py" line="232"/>
         <source>{c:.2f} at the prices given (PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>{c:.2f} aux prix indiqués (PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="230"/>
+        <location filename="../processing/rating.py" line="237"/>
         <source>Estimated cost of the requests to send: {cost}.</source>
         <translation>Coût estimé des requêtes à envoyer : {cost}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="234"/>
+        <location filename="../processing/rating.py" line="241"/>
         <source>The run stops once its answers have cost {m:g} (MAX_COST).</source>
         <translation>L'exécution s'arrête dès que ses réponses ont coûté {m:g} (MAX_COST).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="249"/>
+        <location filename="../processing/rating.py" line="256"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s)), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="280"/>
+        <location filename="../processing/rating.py" line="287"/>
         <source>Stopped at the cost limit: the {n} answers received cost {c:.4f} ({p} prompt and {o} completion tokens), the limit is {m:g} (MAX_COST); they are cached, and running again with a higher MAX_COST continues.</source>
         <translation>Arrêt à la limite de coût : les {n} réponses reçues ont coûté {c:.4f} ({p} jetons de prompt et {o} de réponse), la limite est {m:g} (MAX_COST) ; elles sont en cache, et relancer avec un MAX_COST plus élevé continue.</translation>
     </message>
@@ -7433,12 +7433,12 @@ Lancer l'enquête ?</translation>
         <translation>Mistral AI</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="367"/>
+        <location filename="../processing/rating.py" line="405"/>
         <source>{model} at {host} gives no log-probabilities (its API returns none), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune), il n'a donc pas de valeur attendue : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="372"/>
+        <location filename="../processing/rating.py" line="410"/>
         <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
         <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
     </message>
@@ -7863,12 +7863,12 @@ Lancer l'enquête ?</translation>
         <translation>Réponses par prompt pour la espérance échantillonnée (à la température 1)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="82"/>
+        <location filename="../processing/rating.py" line="88"/>
         <source>Sampled expected value: each prompt asked {k} times at temperature 1 (a seed per draw where the endpoint takes one), scored by the mean first digit of its ratings with its standard error.</source>
         <translation>Espérance échantillonnée : chaque prompt est posé {k} fois à la température 1 (une graine par tirage là où le point d'accès en accepte une), noté par le premier chiffre moyen de ses notes avec son erreur type.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="243"/>
+        <location filename="../processing/rating.py" line="250"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s) × {d} draws), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points or draws (SAMPLES), or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s) × {d} tirages), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points ou de tirages (SAMPLES), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
@@ -7943,37 +7943,37 @@ Lancer l'enquête ?</translation>
         <translation>Un thème ne peut pas contenir « ; » : ce signe sépare les thèmes, {t} serait donc posé comme deux thèmes. Écrivez-le sans « ; » ou ajoutez chaque thème séparément.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="308"/>
+        <location filename="../processing/rating.py" line="315"/>
         <source>This model gives no log-probabilities: greedy ratings, or the sampled expected value at {k} requests per point (SCORE sampled).</source>
         <translation>Ce modèle ne donne pas de log-probabilités : notes gloutonnes, ou espérance échantillonnée à {k} requêtes par point (SCORE échantillonné).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="312"/>
+        <location filename="../processing/rating.py" line="319"/>
         <source>Log-probabilities with {n} alternatives per token: expected values.</source>
         <translation>Log-probabilités avec {n} alternatives par jeton : espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="315"/>
+        <location filename="../processing/rating.py" line="322"/>
         <source>n=2 returned {c} choice(s).</source>
         <translation>n=2 a renvoyé {c} choix.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="317"/>
+        <location filename="../processing/rating.py" line="324"/>
         <source>A seed is taken.</source>
         <translation>Une graine est acceptée.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="317"/>
+        <location filename="../processing/rating.py" line="324"/>
         <source>A seed is refused.</source>
         <translation>Une graine est refusée.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="319"/>
+        <location filename="../processing/rating.py" line="326"/>
         <source>System fingerprint {fp}.</source>
         <translation>Empreinte système {fp}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="321"/>
+        <location filename="../processing/rating.py" line="328"/>
         <source>Refused with HTTP 400/422: {params}.</source>
         <translation>Refusé avec HTTP 400/422 : {params}.</translation>
     </message>
@@ -8041,6 +8041,26 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/overlay_tab.py" line="337"/>
         <source>Global Moran's I = {i:.3f} over {n} units (permutation test: z = {z:.2f}, one-sided p = {p:.3f}); {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} sur {n} unités (test par permutations : z = {z:.2f}, p unilatérale = {p:.3f}) ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="349"/>
+        <source>The endpoint could not be probed ({err}): each draw is a request of its own.</source>
+        <translation>Le point d&apos;accès n&apos;a pas pu être sondé ({err}) : chaque tirage est une requête à part.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="353"/>
+        <source>Probed the endpoint (up to {n} requests): {found}</source>
+        <translation>Point d&apos;accès sondé (jusqu&apos;à {n} requêtes) : {found}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="356"/>
+        <source>It returns several choices for n: each prompt&apos;s {k} draws are asked in one request (n={k}).</source>
+        <translation>Il renvoie plusieurs choix pour n : les {k} tirages de chaque invite sont demandés en une requête (n={k}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="359"/>
+        <source>It returns one choice whatever n asks: each of the {k} draws is a request of its own.</source>
+        <translation>Il renvoie un seul choix quel que soit n : chacun des {k} tirages est une requête à part.</translation>
     </message>
 </context>
 <context>

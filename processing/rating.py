@@ -65,8 +65,14 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         raise QgsProcessingException(message_text(err)) from err
     gazetteer = Gazetteer.load()
     # What will be asked of which model, and for how long, before the run starts.
+    choices = False  # the endpoint returns k choices for n = k (found by probing it)
     if sampled:
         est = estimate_sampled(spec, gazetteer, cache, draws, languages)
+        if est.n_requests and draws > 1:
+            check_reachable(endpoint)
+            choices = takes_n(endpoint, spec, gazetteer, feedback, draws)
+            if choices:
+                est = estimate_sampled(spec, gazetteer, cache, draws, languages, choices=True)
     else:
         est = estimate_languages(spec, languages, gazetteer, cache)
     key = survey_key(endpoint)
@@ -126,6 +132,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                 answers[code], scores[code] = run_sampled(
                     one, gazetteer, cache, draws, progress=relay,
                     is_cancelled=feedback.isCanceled, stats=stats[code], spend=spend,
+                    choices=choices,
                 )  # fmt: skip
             else:
                 answers[code] = run_survey(
@@ -321,6 +328,37 @@ def capabilities_sentence(caps, samples=10):
         parts.append(tr("Refused with HTTP 400/422: {params}.").format(
             params=", ".join(caps.rejected)))  # fmt: skip
     return " ".join(parts)
+
+
+def takes_n(endpoint, spec, gazetteer, feedback, draws):
+    """Whether the endpoint returns several choices for n > 1, found by probing it with the
+    survey's first prompt (PROBE_REQUESTS requests, not cached) before a sampled run; the log
+    says what it showed and how the draws are asked. An endpoint that fails the probe is
+    asked one draw a request (the run's own requests then meet its failure)."""
+    from ..core.engine.capabilities import PROBE_REQUESTS, probe
+    from ..core.engine.chat import EndpointError, RequestError, TransientError
+    from ..core.survey.run import plan_prompts
+    from ..core.survey.sampled import draw_endpoint
+
+    prompts, _language = plan_prompts(spec, gazetteer, limit=1)
+    if not prompts:
+        return False
+    try:
+        caps = probe(draw_endpoint(endpoint, 0), prompts[0])
+    except (EndpointError, RequestError, TransientError, OSError) as err:
+        feedback.pushInfo(tr("The endpoint could not be probed ({err}): each draw is a request "
+                             "of its own.").format(err=message_text(err)))  # fmt: skip
+        return False
+    several = (caps.choices_for_n2 or 0) >= 2
+    feedback.pushInfo(tr("Probed the endpoint (up to {n} requests): {found}").format(
+        n=PROBE_REQUESTS, found=capabilities_sentence(caps, draws)))  # fmt: skip
+    if several:
+        feedback.pushInfo(tr("It returns several choices for n: each prompt's {k} draws are "
+                             "asked in one request (n={k}).").format(k=draws))  # fmt: skip
+    else:
+        feedback.pushInfo(tr("It returns one choice whatever n asks: each of the {k} draws is "
+                             "a request of its own.").format(k=draws))  # fmt: skip
+    return several
 
 
 def observed_capabilities(endpoint, spec, gazetteer, cache, sampled):

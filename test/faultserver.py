@@ -113,6 +113,13 @@ def chat_response(prompt: str, logprobs: bool, text: str | None = None) -> dict:
     return out
 
 
+def numbered_choice(prompt: str, j: int) -> dict:
+    """Choice j of an n > 1 answer: the prompt's rating plus j, mod 10."""
+    rating = (prompt_rating(prompt) + j) % 10
+    return {"index": j, "message": {"role": "assistant", "content": f"My answer is {rating:.1f}."},
+            "finish_reason": "stop"}  # fmt: skip
+
+
 def echo_response(prompts: list[str], model: str = "fault") -> dict:
     """A /v1/completions answer with `echo` and `logprobs` (vLLM's): per prompt, a BOS token
     without log-probability, the prompt's tokens (words with their leading space) with
@@ -148,6 +155,7 @@ class FaultServer:
         throttle: dict | None = None,
         poison_first: int = 0,
         poison_fault: str = "reset",
+        honour_n: bool = False,
     ):
         self.plan = dict(plan or {})
         # Prompts holding one of these texts always get its fault ("this prompt only" failures).
@@ -173,12 +181,16 @@ class FaultServer:
         self.delay_s = delay_s
         self.always = always
         self.logprobs = logprobs
+        # n > 1 answered with n choices, choice j rating the prompt j higher (mod 10) so each
+        # draw is told apart; False: n ignored, one choice (Anthropic's compatible layer).
+        self.honour_n = honour_n
         self.echo = echo  # also answer /v1/completions with echo (HERB's sentence scorer)
         self.n_echo_requests = 0
         self.lock = threading.Lock()
         self.n_requests = 0
         self.n_connections = 0  # TCP connections accepted (a bare reachability check counts)
         self.requests_by_body: Counter = Counter()
+        self.n_asked: Counter = Counter()  # chat requests by the `n` they asked (1: none)
         self.arrivals: list[str] = []  # body ids of the chat requests, in arrival order
         self.authorizations: Counter = Counter()  # Authorization headers seen, with counts
         self.via: Counter = Counter()  # Via headers seen (an HTTP proxy adds one)
@@ -281,6 +293,7 @@ class FaultServer:
                     index = server.n_requests
                     server.n_requests += 1
                     server.requests_by_body[bid] += 1
+                    server.n_asked[int(body.get("n") or 1)] += 1
                     server.arrivals.append(bid)
                     server.authorizations[self.headers.get("Authorization", "")] += 1
                     server.via[self.headers.get("Via", "")] += 1
@@ -365,6 +378,10 @@ class FaultServer:
                 if fault == "echo":
                     text = re.split(r"(?<=[.?!])\s", prompt.strip(), maxsplit=1)[0]
                 resp = chat_response(prompt, want_lp and fault != "no_logprobs", text)
+                n = int(body.get("n") or 1)
+                if server.honour_n and n > 1 and text is None:
+                    resp["choices"] = [numbered_choice(prompt, j) for j in range(n)]
+                    resp["usage"]["completion_tokens"] *= n
                 payload = json.dumps(resp).encode()
                 if fault == "truncated":
                     return self._send(200, payload[: len(payload) // 2])

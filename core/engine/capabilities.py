@@ -16,9 +16,9 @@ from .http_client import EndpointError
 
 __all__ = ["PROBE_REQUESTS", "Capabilities", "observed", "probe"]
 
-# Requests probe() sends at most: the body as a survey sends it with log-probabilities asked,
-# one with n = 2 and one with a seed.
-PROBE_REQUESTS = 3
+# Requests probe() sends at most: the body as a survey sends it with log-probabilities asked
+# (again without them when they are refused, as Mistral does), one with n = 2, one with a seed.
+PROBE_REQUESTS = 4
 
 
 @dataclass

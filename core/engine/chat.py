@@ -205,6 +205,9 @@ class Endpoint:
     # A sampling seed sent with each request (None: none), e.g. one per draw of a sampled score;
     # Mistral calls it random_seed, Anthropic ignores it.
     seed: int | None = None
+    # Answers asked in one request (the body's `n`; 1 leaves it out): the sampled score's k
+    # draws in one request where the endpoint returns several choices (core/survey/sampled.py).
+    choices: int = 1
     top_logprobs: int = 5
     logprobs: bool | None = None
     constraint: str | None = None
@@ -419,6 +422,8 @@ class ChatClient:
             body["max_tokens"] = ep.max_tokens
             if ep.seed is not None:
                 body["random_seed" if ep.provider == "mistral" else "seed"] = int(ep.seed)
+            if ep.choices > 1:
+                body["n"] = int(ep.choices)
             if ep.logprobs is not False and ep.api == "completions":
                 body["logprobs"] = ep.top_logprobs  # the completions API counts alternatives
             elif ep.logprobs is not False:

@@ -14,11 +14,21 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from ..engine.chat import Endpoint
-from .run import Answer, Estimate, RunStats, SurveySpec, estimate, run_survey, sum_estimates
+from ..engine.chat import Endpoint, estimate_tokens
+from .run import (
+    Answer,
+    Estimate,
+    RequestSettings,
+    RunStats,
+    SurveySpec,
+    estimate,
+    run_requests,
+    run_survey,
+    sum_estimates,
+)
 
-__all__ = ["SampledScore", "draw_endpoint", "estimate_sampled", "first_digit", "run_sampled",
-           "sampled_score"]  # fmt: skip
+__all__ = ["SampledScore", "draw_endpoint", "estimate_sampled", "fill_with_choices",
+           "first_digit", "run_sampled", "sampled_score"]  # fmt: skip
 
 # Providers whose API takes no seed: the draws differ by sampling alone.
 NO_SEED = ("anthropic",)
@@ -68,27 +78,123 @@ def _draw_spec(spec: SurveySpec, draw: int) -> SurveySpec:
     return dataclasses.replace(spec, endpoints=[draw_endpoint(e, draw) for e in spec.endpoints])
 
 
-def estimate_sampled(spec: SurveySpec, gazetteer, cache, k: int, languages=None) -> Estimate:
+def estimate_sampled(spec: SurveySpec, gazetteer, cache, k: int, languages=None,
+                     choices: bool = False) -> Estimate:  # fmt: skip
     """What run_sampled would send now: every draw's requests not cached, tokens and cost
-    (in each of `languages`, codes, when given: the spec once per prompt language)."""
+    (in each of `languages`, codes, when given: the spec once per prompt language).
+    `choices`: the endpoint returns k choices for n = k, so a prompt none of whose draws is
+    cached costs one request (its completion tokens k times), as fill_with_choices sends it."""
     from .language_runs import specs_by_language
 
     specs = specs_by_language(spec, languages) if languages else [spec]
     parts = [estimate(_draw_spec(s, d), gazetteer, cache, draw=d) for s in specs
              for d in range(k)]  # fmt: skip
-    return sum_estimates(parts)
+    total = sum_estimates(parts)
+    if not (choices and k > 1):
+        return total
+    # Each fresh prompt was counted k times above (once per draw): one request asks all k, so
+    # k - 1 requests and their prompt tokens are not sent.
+    n_saved = tok_saved = 0
+    cost_saved = 0.0
+    for s in specs:
+        for ep, prompts, fresh, _keys in _fresh_prompts(s, gazetteer, cache, k):
+            tokens = (k - 1) * sum(estimate_tokens(prompts[i]) for i in fresh)
+            n_saved += (k - 1) * len(fresh)
+            tok_saved += tokens
+            cost_saved += tokens * (ep.price_in or 0.0) / 1e6
+    cost = None if total.cost is None else total.cost - cost_saved
+    return dataclasses.replace(total, n_requests=total.n_requests - n_saved,
+                               prompt_tokens=total.prompt_tokens - tok_saved,
+                               cost=cost)  # fmt: skip
+
+
+def _fresh_prompts(spec: SurveySpec, gazetteer, cache, k: int):
+    """Per (endpoint, topic) of the spec: (endpoint, prompts, indices of the prompts none of
+    whose k draws is cached, each draw's cache keys of every prompt). A reasoning model's
+    requests carry no `n` (ChatClient.request_body): none of its prompts is fresh here."""
+    from ..engine.chat import ChatClient
+    from .run import _language, _plan
+
+    language = _language(spec)
+    out = []
+    for ep, _topic, prompts in _plan(spec, gazetteer):
+        keys = []
+        for d in range(k):
+            client = ChatClient(draw_endpoint(ep, d))
+            keys.append([cache.key(client.endpoint, client.request_body(p, language), d)
+                         for p in prompts])  # fmt: skip
+            client.close()
+        have = cache.has_many([key for row in keys for key in row])
+        fresh = [i for i in range(len(prompts)) if not any(row[i] in have for row in keys)]
+        if ep.is_reasoning():
+            fresh = []
+        out.append((ep, prompts, fresh, keys))
+    return out
+
+
+def fill_with_choices(
+    spec: SurveySpec, gazetteer, cache, k: int, progress=None, is_cancelled=None,
+    stats: RunStats | None = None, spend=None,
+) -> int:  # fmt: skip
+    """Ask each prompt none of whose k draws is cached once, with n = k (draw 0's settings),
+    and store its choice d as draw d's answer: k draws for the price of one request's prompt.
+    A prompt answered with fewer choices keeps its other draws for run_sampled to ask one by
+    one. Returns the draws stored. The n = k request goes through run_requests (throttling,
+    failures, leases and the cache as any request); `progress` counts each prompt k times."""
+    from .run import _language
+
+    if k < 2:
+        return 0
+    language = _language(spec)
+    relay = None
+    if progress is not None:
+
+        def relay(p):
+            progress(dataclasses.replace(p, done=p.done * k, total=p.total * k))
+
+    plan = [item for item in _fresh_prompts(spec, gazetteer, cache, k) if item[2]]
+    total = sum(len(fresh) for _ep, _p, fresh, _keys in plan)
+    stored = done = 0
+    for ep, prompts, fresh, keys in plan:
+        if is_cancelled is not None and is_cancelled():
+            break
+        multi = dataclasses.replace(draw_endpoint(ep, 0), choices=k)
+        settings = RequestSettings(progress=relay, is_cancelled=is_cancelled, offset=done,
+                                   total=total, stats=stats, spend=spend,
+                                   answer_format=language)  # fmt: skip
+        results = run_requests([prompts[i] for i in fresh], multi, cache, settings)
+        done += len(fresh)
+        records = []
+        for i, res in zip(fresh, results):
+            raw = res.completion.raw if res.completion is not None else None
+            for d, choice in enumerate(_choices(raw)[:k]):
+                records.append((keys[d][i], dict(raw, choices=[dict(choice, index=0)])))
+        cache.put_many(records)
+        stored += len(records)
+    return stored
+
+
+def _choices(raw) -> list[dict]:
+    choices = raw.get("choices") if isinstance(raw, dict) else None
+    return [c for c in choices if isinstance(c, dict)] if isinstance(choices, list) else []
 
 
 def run_sampled(spec: SurveySpec, gazetteer, cache, k: int, progress=None, is_cancelled=None,
-                stats: RunStats | None = None, spend=None,
+                stats: RunStats | None = None, spend=None, choices: bool = False,
                 ) -> tuple[list[Answer], list[SampledScore]]:  # fmt: skip
-    """Ask every prompt k times (draw d = 0..k-1, each its own request and cache entry) and
-    score each point by its draws; returns (the answers of draw 0, one SampledScore per answer,
-    in run_survey's order). `progress` receives one Progress over all k draws."""
+    """Ask every prompt k times (draw d = 0..k-1, each its own cache entry) and score each
+    point by its draws; returns (the answers of draw 0, one SampledScore per answer, in
+    run_survey's order). `progress` receives one Progress over all k draws. `choices`: the
+    endpoint returns several choices for n > 1 (core/engine/capabilities.py), so a prompt's
+    draws are asked in one request (fill_with_choices); else each draw is a request."""
     from .language_runs import whole_run
 
     if k < 1:
         raise ValueError(f"a sampled score needs at least one draw, not {k}")
+    filled = 0
+    if choices:
+        filled = fill_with_choices(spec, gazetteer, cache, k, progress, is_cancelled, stats,
+                                   spend)  # fmt: skip
     draws: list[list[Answer]] = []
     per = len(spec.lon) * len(spec.topics) * len(spec.endpoints)
     for d in range(k):
@@ -98,6 +204,8 @@ def run_sampled(spec: SurveySpec, gazetteer, cache, k: int, progress=None, is_ca
         draws.append(run_survey(_draw_spec(spec, d), gazetteer, cache, progress=relay,
                                 is_cancelled=is_cancelled, stats=stats, spend=spend,
                                 draw=d))  # fmt: skip
+    if stats is not None:  # the draws fill_with_choices stored came from its requests
+        stats.n_cached = max(0, stats.n_cached - filled)
     if not draws:
         return [], []
     scores = [

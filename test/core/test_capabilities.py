@@ -14,7 +14,7 @@ PROMPT = "How high is infant mortality at 48.86, 2.35? My answer is"
 def test_an_openai_like_server_shows_logprobs_and_takes_a_seed():
     with FaultServer() as fs:
         caps = probe(Endpoint(fs.base_url, "m"), PROMPT)
-        assert fs.n_requests == PROBE_REQUESTS
+        assert fs.n_requests == PROBE_REQUESTS - 1  # log-probabilities taken: no second try
     assert caps.logprobs is True and caps.top_logprobs == 2  # the fake's digit alternatives
     assert caps.choices_for_n2 == 1 and caps.seed is True and caps.rejected == []
 
@@ -34,6 +34,7 @@ def test_mistral_refuses_logprobs_and_takes_random_seed_and_n2():
         ep = Endpoint.from_provider("mistral", "m", base_url=srv.base_url, api_key="sk-test")
         caps = probe(ep, PROMPT)
     assert srv.statuses[0] == 422 and caps.rejected == ["logprobs"]
+    assert len(srv.bodies) == PROBE_REQUESTS  # the first body again without logprobs
     assert caps.logprobs is False and caps.choices_for_n2 == 2 and caps.seed is True
     assert any("random_seed" in b for b in srv.bodies)
 

@@ -57,7 +57,9 @@ def test_a_preset_rates_greedily_and_says_so_before_sending(points, tmp_path, se
     assert {f["score_kind"] for f in feats} == {"greedy"}
 
 
-def test_the_sampled_score_gives_mistral_an_expected_value(points, tmp_path):
+def test_the_sampled_score_gives_mistral_an_expected_value_in_one_request_a_point(points, tmp_path):
+    """Mistral takes n: the probe finds it, and each prompt's draws come as its n choices."""
+    from geobias.core.engine.capabilities import PROBE_REQUESTS
     from geobias.core.survey.sampled import first_digit
     from geobias.test.faultserver import prompt_rating
 
@@ -71,21 +73,38 @@ def test_the_sampled_score_gives_mistral_an_expected_value(points, tmp_path):
         res = run("geobias:ratelocations", params, log)
         sent = len(srv.bodies)
         run("geobias:ratelocations", dict(params, OUTPUT=str(tmp_path / "again.gpkg")))
-        assert len(srv.bodies) == sent == 12 * 3  # each draw its own request, then cached
-    assert set(srv.statuses) == {200}
-    assert {b["random_seed"] for b in srv.bodies} == {0, 1, 2}
-    assert all(b["temperature"] == 1.0 and "logprobs" not in b for b in srv.bodies)
-    assert any("Sampled expected value" in line and "36 requests" not in line
-               for line in log.lines)  # fmt: skip
-    assert any("36 requests" in line for line in log.lines)  # the estimate counts the draws
+        assert len(srv.bodies) == sent  # the second run: all from the cache, no probe
+    probes, asked = srv.bodies[:PROBE_REQUESTS], srv.bodies[PROBE_REQUESTS:]
+    assert [b.get("n", 1) for b in probes] == [1, 1, 2, 1]  # logprobs refused, asked again
+    assert len(asked) == 12 and all(b["n"] == 3 and b["random_seed"] == 0 for b in asked)
+    assert all(b["temperature"] == 1.0 and "logprobs" not in b for b in asked)
+    assert any("12 requests" in line for line in log.lines), log.lines  # one a point
+    assert any("asked in one request (n=3)" in line for line in log.lines)
     layer = QgsVectorLayer(res["OUTPUT_LAYERS"][0], "r", "ogr")
     for f in layer.getFeatures():
         r = prompt_rating(f["prompt"])
-        digits = [first_digit(round((r + 1.3 * s) % 10, 1)) for s in range(3)]
+        digits = [first_digit(round((r + 0.1 * i) % 10, 1)) for i in range(3)]  # its choices
         mean = sum(digits) / 3
         sd = (sum((d - mean) ** 2 for d in digits) / 2) ** 0.5
         assert f["score_kind"] == "sampled" and f["n_draws"] == 3 and f["answered"] == 1
         assert f["score"] == pytest.approx(mean) and f["score_se"] == pytest.approx(sd / 3**0.5)
+
+
+def test_the_sampled_score_asks_anthropic_each_draw_apart(points, tmp_path):
+    """Anthropic refuses n > 1 (and ignores the seed): each draw is a request of its own."""
+    log = Log()
+    with AnthropicCompatServer() as srv:
+        srv.key = None
+        params = {"INPUT": points, "PROVIDER": 10, "BASE_URL": srv.base_url,
+                  "MODEL": f"m-{uuid.uuid4().hex[:8]}", "TOPICS": "Infant Mortality Rate",
+                  "SCORE": 3, "SAMPLES": 3, "CACHE": str(tmp_path / "c.sqlite"),
+                  "OUTPUT": str(tmp_path / "r.gpkg")}  # fmt: skip
+        run("geobias:ratelocations", params, log)
+    probes, asked = srv.bodies[:3], srv.bodies[3:]  # logprobs ignored: not asked again
+    assert [b.get("n", 1) for b in probes] == [1, 2, 1] and "seed" in probes[2]
+    assert len(asked) == 36 and not any("seed" in b or b.get("n", 1) > 1 for b in asked)
+    assert any("36 requests" in line for line in log.lines), log.lines
+    assert any("a request of its own" in line for line in log.lines)
 
 
 class Warnings(Log):

@@ -118,7 +118,8 @@ def test_options_page_keeps_a_constraint_per_endpoint_and_tests_with_a_rating_pr
         assert "n=2 returned 1 choice(s)" in page.statusLabel.text()
         from geobias.core.engine.capabilities import PROBE_REQUESTS
 
-        assert fs.n_requests == 2 * (1 + PROBE_REQUESTS)  # a rating prompt and the probe
+        # a rating prompt and the probe (log-probabilities taken: not asked twice)
+        assert fs.n_requests == 2 * (1 + PROBE_REQUESTS - 1)
         page.apply()
     stored = gs.find_endpoint("My llama.cpp")
     assert stored.constraint == "grammar" and stored.endpoint().constraint == "grammar"
