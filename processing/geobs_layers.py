@@ -59,6 +59,16 @@ SUMMARY = (("ssi", "SSI"), ("sri_scale", "SRI scale"), ("sri_lag", "SRI lag"),
            ("sri_direction", "SRI direction"))  # fmt: skip
 
 
+def area_settings(lon, lat):
+    """The GeoBS settings a layer's points are scored with wherever GeoBias shows their scores
+    (the report, the dock's Results): the card's for points over the world, neighbourhoods
+    scaled to a smaller area's points."""
+    from .report_layout import points_box
+
+    world = points_box(np.asarray(lon, float), np.asarray(lat, float))[1]
+    return geobs.GeoBSSettings() if world else geobs.scaled_settings(lon, lat)
+
+
 def error_codes(columns, error, truth_field="truth", field_name="", edges=()):
     """(class codes, edges text, reason) of one group's points: NaN where a point has no error
     (no score, no truth, a failed request). `error` is a definitions.GEOBS_ERRORS key."""

@@ -231,10 +231,11 @@ class GeoBiasDock(QDockWidget):
             combo.refresh()
 
     # ------------------------------------------------------------------ results
-    def show_results(self, layers, group_name=None):
-        """Add layers under "GeoBias — <survey>" and fill the metrics table and plot."""
+    def show_results(self, layers, group_name=None, scores=None):
+        """Add layers under "GeoBias — <survey>" and fill the metrics table (with the GeoBS
+        scores' rows `scores`) and plot."""
         name = group_name or self.ui.nameEdit.text().strip() or default_survey_name()
-        self.results.show_results(layers, name)
+        self.results.show_results(layers, name, scores=scores)
 
     # ------------------------------------------------------------------ help and messages
     def open_help(self):

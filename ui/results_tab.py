@@ -5,6 +5,7 @@ prompt and answer of any rated point clicked on the map."""
 import os
 import re
 
+import numpy as np
 from qgis.core import (
     Qgis,
     QgsApplication,
@@ -111,20 +112,52 @@ def has_truth_rows(metrics_layer):
     return any(f.GetField("rho_truth") is not None for f in table)
 
 
-def geobs_rows(task, sources, truth, metrics_layer, folder):
-    """In a job's task: geobias:geobiasscores of the rated layers' rank errors (the card's
-    settings) as rows for the metrics table; none without a ground truth. None: it failed."""
+def point_lonlat(features, crs):
+    """(lon, lat) arrays in EPSG:4326 of a layer's or a feature source's points (centroids;
+    NaN without a geometry), as the algorithms read them: readable in a job's task."""
+    from ..processing.crs import WGS84, to_wgs84
+
+    request = QgsFeatureRequest().setNoAttributes()
+    request.setDestinationCrs(WGS84, to_wgs84(crs).context())
+    lon, lat = [], []
+    for f in features.getFeatures(request):
+        geom = f.geometry()
+        point = None if geom is None or geom.isNull() else geom.centroid().asPoint()
+        lon.append(float("nan") if point is None else point.x())
+        lat.append(float("nan") if point is None else point.y())
+    return np.asarray(lon, float), np.asarray(lat, float)
+
+
+def geobs_rows(task, rated, truth, metrics_layer, folder):
+    """In a job's task: geobias:geobiasscores of the rated layers' rank errors as rows for the
+    metrics table, each layer with the settings its report scores it with (geobs_layers.
+    area_settings: the dock shows the report's SSI); none without a ground truth. `rated`:
+    (algorithm input, features, CRS) of each layer. None: it failed."""
+    from ..processing.geobs_layers import area_settings
+
     if not truth or not has_truth_rows(metrics_layer):
         return []
-    params = {"INPUT": sources, "TRUTH_FIELD": truth,
-              "OUTPUT": os.path.join(folder, "geobs_scores.gpkg"),
-              "LOCAL": os.path.join(folder, "geobs_local.gpkg")}  # fmt: skip
-    result = task.run_algorithm("geobias:geobiasscores", params, len(task.results))
-    if result is None:
-        return None
-    table = QgsVectorLayer(result["OUTPUT"], "geobs", "ogr")
-    names = table.fields().names()
-    return [dict(zip(names, f.attributes())) for f in table.getFeatures()]
+    by_settings = {}
+    for source, features, crs in rated:
+        lon, lat = point_lonlat(features, crs)
+        if not (np.isfinite(lon) & np.isfinite(lat)).any():
+            continue  # no point to score
+        by_settings.setdefault(area_settings(lon, lat), []).append(source)
+    rows = []
+    for i, (settings, sources) in enumerate(by_settings.items()):
+        stem = "" if i == 0 else f"_{i}"
+        params = {"INPUT": sources, "TRUTH_FIELD": truth,
+                  "RADIUS_KM": settings.radius_km, "SCALE_DEG": settings.scale_deg,
+                  "LAG_KM": settings.lag_km,
+                  "OUTPUT": os.path.join(folder, f"geobs_scores{stem}.gpkg"),
+                  "LOCAL": os.path.join(folder, f"geobs_local{stem}.gpkg")}  # fmt: skip
+        result = task.run_algorithm("geobias:geobiasscores", params, len(task.results))
+        if result is None:
+            return None
+        table = QgsVectorLayer(result["OUTPUT"], "geobs", "ogr")
+        names = table.fields().names()
+        rows += [dict(zip(names, f.attributes())) for f in table.getFeatures()]
+    return rows
 
 
 def first_group(layer):
@@ -257,7 +290,8 @@ class ResultsTab(QWidget, FORM, DockTab):
                 if result is None:
                     return None
                 metrics = QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
-            scores = geobs_rows(task, sources, truth, metrics, os.path.dirname(out))
+            rated = [(lyr.source(), lyr, lyr.crs()) for lyr in layers]
+            scores = geobs_rows(task, rated, truth, metrics, os.path.dirname(out))
             if scores is None:
                 return None
             columns = {layer.id(): plot_columns(layer) for layer in layers}
@@ -329,6 +363,8 @@ class ResultsTab(QWidget, FORM, DockTab):
         params = metrics_params([survey_plan.layer_param(lyr) for lyr in layers], truth, out)
 
         sources = {lyr.id(): (QgsVectorLayerFeatureSource(lyr), lyr.fields()) for lyr in layers}
+        rated = [(param, sources[lyr.id()][0], lyr.crs())
+                 for param, lyr in zip(params["INPUT"], layers)]  # fmt: skip
 
         def load(task):
             """The metrics table, the plotted columns of each layer and the GeoBS scores of
@@ -336,7 +372,7 @@ class ResultsTab(QWidget, FORM, DockTab):
             columns = {lid: plot_columns(*source) for lid, source in sources.items()}
             metrics = survey_plan.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
                                           styles=False)  # fmt: skip
-            scores = geobs_rows(task, params["INPUT"], truth, metrics, os.path.dirname(out))
+            scores = geobs_rows(task, rated, truth, metrics, os.path.dirname(out))
             if scores is None:
                 return None
             return {"LAYER": metrics, "COLUMNS": columns, "SCORES": scores}

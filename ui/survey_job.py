@@ -236,5 +236,5 @@ class SurveyJob:
             return
         self.dock.area.points_band.reset()  # the rated points replace the preview on the map
         self.dock.results.columns.update(self.plan.columns)
-        self.dock.show_results(layers)
+        self.dock.show_results(layers, scores=self.plan.scores)
         self.dock.panel.succeeded(task)

@@ -313,6 +313,7 @@ class Plan:
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
     columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
+    scores: list = field(default_factory=list)  # the GeoBS scores' rows of the rated layers
     note: str = ""  # what the user should know before the run (a grid's count)
 
     def open_layers(self, metrics):
@@ -334,13 +335,22 @@ class Plan:
         """Last step, in the task's thread: open and style the layers (slow: styles come from the
         GeoPackages), then hand them to the main thread, which only adds them to the project."""
         from .results import plot_columns
+        from .results_tab import geobs_rows
 
         main = QgsApplication.instance().thread()
-        self.loaded = self.open_layers(task.results[-1].get("OUTPUT"))
+        metrics = task.results[-1].get("OUTPUT")
+        self.loaded = self.open_layers(metrics)
         # The plot's columns too: reading thousands of points would stall the main thread.
         self.columns = {
             lyr.id(): plot_columns(lyr) for lyr in self.loaded if lyr.isValid() and lyr.isSpatial()
         }
+        # The GeoBS scores of the rank errors, as the report computes them (its SSI shown).
+        truth = [(lyr.source(), lyr, lyr.crs()) for lyr in self.loaded if lyr.isValid()
+                 and lyr.isSpatial() and lyr.fields().lookupField("truth") >= 0]  # fmt: skip
+        table = self.loaded[-1] if metrics and truth else None
+        self.scores = geobs_rows(task, truth, "truth", table, self.folder)
+        if self.scores is None:
+            return None
         for layer in self.loaded:
             layer.moveToThread(main)
         return {}

@@ -101,8 +101,9 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         from ...core.stats import geobs
         from ...core.stats.metrics import rank_error
         from ..features import as_float, numeric_field, read_columns
+        from ..geobs_layers import area_settings
         from ..metrics_table import groups, metrics_row
-        from ..report_layout import ReportBuilder, points_box, report_project
+        from ..report_layout import ReportBuilder, report_project
         from ..runs import run_info
         from ..styles import short_model, short_topic
         from ..truth import anchor_values
@@ -172,8 +173,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             # The GeoBS scores of the rank errors: a world survey with a benchmark card's
             # settings, a smaller area with neighbourhoods scaled to its points.
             lon, lat = cols["lon"], cols["lat"]
-            world = points_box(np.asarray(lon, float), np.asarray(lat, float))[1]
-            settings = geobs.GeoBSSettings() if world else geobs.scaled_settings(lon, lat)
+            settings = area_settings(lon, lat)
             scores = geobs.geobs_scores(lon, lat, geobs.bin_errors(errors), settings)
             row["geobs"] = dict(scores.summary(), **scores.settings.as_dict())
         builder.build(layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind)

@@ -5,12 +5,18 @@ import sys
 import uuid
 
 import pytest
-from qgis.core import QgsGeometry, QgsGraduatedSymbolRenderer, QgsProject, QgsVectorLayer
+from qgis.core import (
+    QgsGeometry,
+    QgsGraduatedSymbolRenderer,
+    QgsLayoutItemLabel,
+    QgsProject,
+    QgsVectorLayer,
+)
 
 from geobias.paths import DATA
 from geobias.test.faultserver import FaultServer
-from geobias.test.qtstub import wait_for
-from geobias.ui import survey_plan
+from geobias.test.qtstub import wait_for, wait_job
+from geobias.ui import results, survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import EndpointConfig, save_endpoints
 
@@ -236,3 +242,36 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     assert "xllamacpp" in text and model_install_line() in text
     assert label == "Install local model…"
     assert any(f"{bare}: xllamacpp cannot be imported" in t for t in logged)
+
+
+EUROPE = "POLYGON((-10 36,30 36,30 60,-10 60,-10 36))"
+
+
+def test_the_dock_shows_the_ssi_the_report_prints(dock, monkeypatch, tmp_path):
+    """Issue 35: the dock showed SSI "–" while the report printed "SSI 2.81 nats (14 centres)".
+    A regional survey's Results row holds the SSI the report of its layer prints (the report
+    scales the neighbourhoods to a region's points: the dock scores them the same way)."""
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "ssi run", 60)
+        dock.area.drawn = QgsGeometry.fromWkt(EUROPE)
+        run_once(dock, monkeypatch)
+    (row,) = dock.results.metrics.rows
+    ssi = row["ssi"]
+    assert ssi is not None and ssi == ssi, row  # a number, not "–"
+    column = next(i for i, (key, _h, _a) in enumerate(results.COLUMNS) if key == "ssi")
+    assert dock.results.metrics.data(dock.results.metrics.index(0, column)) == f"{ssi:.2f}"
+    assert f"{ssi:.2f}" in dock.results.metricsDetail.toPlainText()
+    (layer,) = dock.results.rated_layers
+    report = survey_plan.run_algorithm("geobias:report", {
+        "INPUT": layer.source(), "DPI": 30, "N_BOOT": 50,
+        "OUTPUT": str(tmp_path / "report.pdf")})  # fmt: skip
+    layout = QgsProject.instance().layoutManager().layoutByName(report["LAYOUT"])
+    texts = " ".join(i.text() for i in layout.items() if isinstance(i, QgsLayoutItemLabel))
+    assert f"SSI {ssi:.2f} nats (" in texts, texts
+    # The same layer opened from its file, and taken from the Layers panel: the same SSI.
+    path = layer.source().split("|")[0]
+    for show in (lambda: dock.results.open_files([path]),
+                 lambda: dock.results.compute_metrics([layer])):  # fmt: skip
+        dock.results.metrics.set_rows([])
+        wait_job(dock, show())
+        assert [r["ssi"] for r in dock.results.metrics.rows] == [ssi]
