@@ -1,0 +1,92 @@
+"""Bradley–Terry scores (issue 36 item 2) against an independent maximum-likelihood fit
+(scipy's general optimiser on the same likelihood), on synthetic choices with known strengths."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from geobias.core.stats.bradley_terry import connected_pairs, fit_bradley_terry, is_connected
+
+
+def _choices(strength, pairs, h, seed, repeats=1):
+    """Both orders of every pair, `repeats` times, chosen as the model says."""
+    rng = np.random.default_rng(seed)
+    first, second = [], []
+    for _ in range(repeats):
+        for i, j in pairs:
+            first += [i, j]
+            second += [j, i]
+    first, second = np.array(first), np.array(second)
+    p = 1 / (1 + np.exp(-(strength[first] - strength[second] + h)))
+    return first, second, rng.random(first.size) < p
+
+
+def _scipy_fit(first, second, chosen, n):
+    """The plain MLE by BFGS: s_0 fixed at 0 (identification), then centred."""
+
+    def nll(x):
+        s = np.concatenate([[0.0], x[: n - 1]])
+        eta = s[first] - s[second] + x[n - 1]
+        return -np.sum(chosen * eta - np.logaddexp(0, eta))
+
+    res = minimize(nll, np.zeros(n), method="BFGS", options={"gtol": 1e-9})
+    s = np.concatenate([[0.0], res.x[: n - 1]])
+    return s - s.mean(), res.x[n - 1]
+
+
+def test_strengths_and_order_effect_equal_an_independent_fit_and_recover_the_order():
+    n = 30
+    truth = np.linspace(-2, 2, n)
+    pairs = connected_pairs(n, 8, seed=1)
+    first, second, chosen = _choices(truth, pairs, h=0.4, seed=2, repeats=3)
+    fit = fit_bradley_terry(first, second, chosen, n)
+    s, h = _scipy_fit(first, second, chosen, n)
+    assert fit.converged
+    assert np.allclose(fit.strength, s, atol=2e-4) and fit.order_effect == pytest.approx(
+        h, abs=2e-4
+    )
+    assert abs(fit.strength.mean()) < 1e-12
+    rho = np.corrcoef(np.argsort(np.argsort(fit.strength)), np.arange(n))[0, 1]
+    assert rho > 0.9
+    assert fit.order_effect == pytest.approx(0.4, abs=3 * fit.order_se)
+
+
+def test_standard_errors_match_the_spread_over_replications():
+    n = 8
+    truth = np.linspace(-1, 1, n)
+    pairs = connected_pairs(n, n - 1)  # all pairs
+    fits = [fit_bradley_terry(*_choices(truth, pairs, 0.0, seed, repeats=4), n)
+            for seed in range(80)]  # fmt: skip
+    spread = np.std([f.strength for f in fits], axis=0)
+    mean_se = np.mean([f.se for f in fits], axis=0)
+    assert np.allclose(mean_se, spread, rtol=0.25)  # 80 replications: ~8% noise
+
+
+def test_a_place_that_wins_everything_stays_finite_and_on_top():
+    first, second = np.array([0, 1, 0, 2, 1, 2]), np.array([1, 0, 2, 0, 2, 1])
+    chosen = np.array([True, False, True, False, True, False])  # 0 always chosen
+    fit = fit_bradley_terry(first, second, chosen, 3)
+    assert np.all(np.isfinite(fit.strength)) and np.argmax(fit.strength) == 0
+
+
+def test_without_an_order_effect_h_is_zero():
+    first, second, chosen = _choices(np.array([0.0, 1.0, 2.0]), [(0, 1), (1, 2), (0, 2)], 0, 3, 5)
+    fit = fit_bradley_terry(first, second, chosen, 3, order_effect=False)
+    assert fit.order_effect == 0.0 and fit.order_se == 0.0 and fit.se.shape == (3,)
+
+
+def test_the_pair_design_is_connected_and_meets_its_opponents():
+    for n, k in [(40, 8), (101, 3), (5, 10), (2, 1)]:
+        pairs = connected_pairs(n, k, seed=7)
+        assert is_connected(pairs, n) and len(set(pairs)) == len(pairs)
+        degree = np.bincount(np.array(pairs).ravel(), minlength=n)
+        assert degree.min() >= min(k, n - 1)
+        assert all(i < j for i, j in pairs)
+    assert not is_connected([(0, 1), (2, 3)], 4)
+
+
+def test_bad_comparisons_are_refused():
+    with pytest.raises(ValueError, match="itself"):
+        fit_bradley_terry([0], [0], [True], 2)
+    with pytest.raises(ValueError, match="outside"):
+        fit_bradley_terry([0], [5], [True], 2)
