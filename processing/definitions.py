@@ -118,6 +118,12 @@ SCORE_KINDS = _choices(
     "auto",
 )  # fmt: skip
 
+# The draws per prompt of the sampled score (SCORE "sampled"): Processing's SAMPLES parameter and
+# the dock's Draws box both take them from here.
+SAMPLES_DEFAULT = 10
+SAMPLES_MIN = 2
+SAMPLES_MAX = 100
+
 # The score kinds of imported ratings (a file holds one number per point).
 IMPORT_SCORE_KINDS = _choices(
     [

@@ -44,6 +44,9 @@ from .definitions import (
     PROVIDERS,
     REFERENCE_PARTS,
     SAMPLE_METHODS,
+    SAMPLES_DEFAULT,
+    SAMPLES_MAX,
+    SAMPLES_MIN,
     SCORE_KINDS,
     STATISTICS,
 )
@@ -442,7 +445,7 @@ class SamplesParameter:
             QgsProcessingParameterNumber(
                 cls.SAMPLES,
                 tr("Answers per prompt for the sampled expected value (at temperature 1)"),
-                defaultValue=10, minValue=2, maxValue=100,
+                defaultValue=SAMPLES_DEFAULT, minValue=SAMPLES_MIN, maxValue=SAMPLES_MAX,
             )
         )  # fmt: skip
 
