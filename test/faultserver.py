@@ -156,6 +156,7 @@ class FaultServer:
         poison_first: int = 0,
         poison_fault: str = "reset",
         honour_n: bool = False,
+        answer=None,
     ):
         self.plan = dict(plan or {})
         # Prompts holding one of these texts always get its fault ("this prompt only" failures).
@@ -184,6 +185,9 @@ class FaultServer:
         # n > 1 answered with n choices, choice j rating the prompt j higher (mod 10) so each
         # draw is told apart; False: n ignored, one choice (Anthropic's compatible layer).
         self.honour_n = honour_n
+        # answer(prompt) -> the text to answer instead of a rating (None: the rating as usual),
+        # e.g. a letter for a pairwise prompt.
+        self.answer = answer
         self.echo = echo  # also answer /v1/completions with echo (HERB's sentence scorer)
         self.n_echo_requests = 0
         self.lock = threading.Lock()
@@ -373,6 +377,8 @@ class FaultServer:
                 if fault == "empty_choices":
                     return self._send(200, b'{"id":"x","object":"chat.completion","choices":[]}')
                 text = "I cannot provide ratings about places." if fault == "refusal" else None
+                if text is None and server.answer is not None:
+                    text = server.answer(prompt)
                 if fault == "prose" and not any(k in body for k in CONSTRAINT_FIELDS):
                     text = PROSE
                 if fault == "echo":

@@ -21,17 +21,16 @@ def _choices(strength, pairs, h, seed, repeats=1):
     return first, second, rng.random(first.size) < p
 
 
-def _scipy_fit(first, second, chosen, n):
-    """The plain MLE by BFGS: s_0 fixed at 0 (identification), then centred."""
+def _scipy_fit(first, second, chosen, n, ridge=0.1):
+    """The same penalised likelihood maximised by BFGS (the ridge identifies the mean)."""
 
     def nll(x):
-        s = np.concatenate([[0.0], x[: n - 1]])
-        eta = s[first] - s[second] + x[n - 1]
-        return -np.sum(chosen * eta - np.logaddexp(0, eta))
+        s = x[:n]
+        eta = s[first] - s[second] + x[n]
+        return -np.sum(chosen * eta - np.logaddexp(0, eta)) + 0.5 * ridge * np.sum(s**2)
 
-    res = minimize(nll, np.zeros(n), method="BFGS", options={"gtol": 1e-9})
-    s = np.concatenate([[0.0], res.x[: n - 1]])
-    return s - s.mean(), res.x[n - 1]
+    res = minimize(nll, np.zeros(n + 1), method="BFGS", options={"gtol": 1e-9})
+    return res.x[:n] - res.x[:n].mean(), res.x[n]
 
 
 def test_strengths_and_order_effect_equal_an_independent_fit_and_recover_the_order():
@@ -42,6 +41,11 @@ def test_strengths_and_order_effect_equal_an_independent_fit_and_recover_the_ord
     fit = fit_bradley_terry(first, second, chosen, n)
     s, h = _scipy_fit(first, second, chosen, n)
     assert fit.converged
+    plain = fit_bradley_terry(first, second, chosen, n, ridge=1e-9)  # the plain MLE as well
+    s0, h0 = _scipy_fit(first, second, chosen, n, ridge=0.0)
+    assert np.allclose(plain.strength, s0, atol=1e-3) and plain.order_effect == pytest.approx(
+        h0, abs=1e-3
+    )
     assert np.allclose(fit.strength, s, atol=2e-4) and fit.order_effect == pytest.approx(
         h, abs=2e-4
     )
@@ -62,11 +66,13 @@ def test_standard_errors_match_the_spread_over_replications():
     assert np.allclose(mean_se, spread, rtol=0.25)  # 80 replications: ~8% noise
 
 
-def test_a_place_that_wins_everything_stays_finite_and_on_top():
+def test_separable_choices_stay_finite_and_in_order():
+    """Temperature-0 answers: every pair decided the same way in both orders (0 > 1 > 2)."""
     first, second = np.array([0, 1, 0, 2, 1, 2]), np.array([1, 0, 2, 0, 2, 1])
-    chosen = np.array([True, False, True, False, True, False])  # 0 always chosen
+    chosen = np.array([True, False, True, False, True, False])
     fit = fit_bradley_terry(first, second, chosen, 3)
-    assert np.all(np.isfinite(fit.strength)) and np.argmax(fit.strength) == 0
+    assert fit.converged and np.all(np.isfinite(fit.strength)) and np.all(np.isfinite(fit.se))
+    assert list(np.argsort(-fit.strength)) == [0, 1, 2] and np.abs(fit.strength).max() < 10
 
 
 def test_without_an_order_effect_h_is_zero():
