@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/survey_job.py" line="183"/>
+        <location filename="../ui/survey_job.py" line="188"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="410"/>
+        <location filename="../ui/results_tab.py" line="446"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="674"/>
+        <location filename="../processing/parameters.py" line="677"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="330"/>
+        <location filename="../ui/survey_plan.py" line="344"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -99,12 +99,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="122"/>
+        <location filename="../processing/definitions.py" line="128"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="122"/>
+        <location filename="../processing/definitions.py" line="128"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -239,17 +239,17 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="262"/>
+        <location filename="../processing/parameters.py" line="265"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="268"/>
+        <location filename="../processing/parameters.py" line="271"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="274"/>
+        <location filename="../processing/parameters.py" line="277"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -259,7 +259,7 @@
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="888"/>
+        <location filename="../processing/parameters.py" line="891"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
@@ -279,12 +279,12 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="39"/>
+        <location filename="../ui/survey_tab.py" line="46"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="511"/>
+        <location filename="../processing/parameters.py" line="514"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="236"/>
+        <location filename="../ui/results_tab.py" line="269"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -424,22 +424,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="140"/>
+        <location filename="../processing/parameters.py" line="143"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="146"/>
+        <location filename="../processing/parameters.py" line="149"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="160"/>
+        <location filename="../processing/parameters.py" line="163"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="163"/>
+        <location filename="../processing/parameters.py" line="166"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -449,7 +449,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="197"/>
+        <location filename="../processing/parameters.py" line="200"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -469,12 +469,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="154"/>
+        <location filename="../processing/parameters.py" line="157"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="598"/>
+        <location filename="../processing/parameters.py" line="601"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="611"/>
+        <location filename="../processing/parameters.py" line="614"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -499,32 +499,32 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="38"/>
+        <location filename="../ui/survey_tab.py" line="45"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="62"/>
+        <location filename="../ui/survey_tab.py" line="71"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="63"/>
+        <location filename="../ui/survey_tab.py" line="72"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="64"/>
+        <location filename="../ui/survey_tab.py" line="73"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="65"/>
+        <location filename="../ui/survey_tab.py" line="74"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="178"/>
+        <location filename="../ui/survey_tab.py" line="191"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
@@ -534,37 +534,37 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="96"/>
+        <location filename="../ui/survey_job.py" line="101"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="424"/>
+        <location filename="../ui/survey_tab.py" line="443"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="431"/>
+        <location filename="../ui/survey_tab.py" line="450"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="431"/>
+        <location filename="../ui/survey_tab.py" line="450"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="445"/>
+        <location filename="../ui/survey_tab.py" line="464"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="446"/>
+        <location filename="../ui/survey_tab.py" line="465"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="99"/>
+        <location filename="../ui/survey_job.py" line="104"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
@@ -594,7 +594,7 @@
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="195"/>
+        <location filename="../ui/survey_job.py" line="200"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
@@ -609,17 +609,17 @@
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="509"/>
+        <location filename="../ui/results_tab.py" line="545"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="522"/>
+        <location filename="../ui/results_tab.py" line="558"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="328"/>
+        <location filename="../ui/dock.py" line="329"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -799,12 +799,12 @@
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="445"/>
+        <location filename="../ui/survey_plan.py" line="468"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="532"/>
+        <location filename="../ui/survey_plan.py" line="555"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -834,12 +834,12 @@
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="180"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="180"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -854,22 +854,22 @@
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="207"/>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="207"/>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="207"/>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="207"/>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1059,12 +1059,12 @@
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="157"/>
+        <location filename="../ui/survey_job.py" line="162"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="160"/>
+        <location filename="../ui/survey_job.py" line="165"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1077,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="164"/>
+        <location filename="../ui/survey_job.py" line="169"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="172"/>
+        <location filename="../ui/survey_job.py" line="177"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1100,27 +1100,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="236"/>
+        <location filename="../ui/results_tab.py" line="269"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="275"/>
+        <location filename="../ui/results_tab.py" line="309"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="313"/>
+        <location filename="../ui/results_tab.py" line="347"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="326"/>
+        <location filename="../ui/survey_tab.py" line="345"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="407"/>
+        <location filename="../ui/survey_tab.py" line="426"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
@@ -1141,7 +1141,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/survey_job.py" line="71"/>
+        <location filename="../ui/survey_job.py" line="76"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1187,17 +1187,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="196"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="196"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="196"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1227,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="680"/>
+        <location filename="../processing/parameters.py" line="683"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="685"/>
+        <location filename="../processing/parameters.py" line="688"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="690"/>
+        <location filename="../processing/parameters.py" line="693"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="696"/>
+        <location filename="../processing/parameters.py" line="699"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="702"/>
+        <location filename="../processing/parameters.py" line="705"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="795"/>
+        <location filename="../processing/parameters.py" line="798"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="727"/>
+        <location filename="../processing/parameters.py" line="730"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="746"/>
+        <location filename="../processing/parameters.py" line="749"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1347,22 +1347,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="140"/>
+        <location filename="../ui/survey_job.py" line="145"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="218"/>
+        <location filename="../ui/survey_job.py" line="223"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="222"/>
+        <location filename="../ui/survey_job.py" line="227"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="231"/>
+        <location filename="../ui/survey_job.py" line="236"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1547,7 +1547,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="218"/>
+        <location filename="../processing/definitions.py" line="224"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -2027,12 +2027,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="227"/>
+        <location filename="../processing/definitions.py" line="233"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="227"/>
+        <location filename="../processing/definitions.py" line="233"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
@@ -2097,12 +2097,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="876"/>
+        <location filename="../processing/parameters.py" line="879"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="877"/>
+        <location filename="../processing/parameters.py" line="880"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -2127,7 +2127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="353"/>
+        <location filename="../processing/parameters.py" line="356"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2277,27 +2277,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="113"/>
+        <location filename="../processing/algorithms/report.py" line="114"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="116"/>
+        <location filename="../processing/algorithms/report.py" line="117"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="134"/>
+        <location filename="../processing/algorithms/report.py" line="135"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="152"/>
+        <location filename="../processing/algorithms/report.py" line="153"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="163"/>
+        <location filename="../processing/algorithms/report.py" line="164"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
@@ -2492,17 +2492,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="386"/>
+        <location filename="../ui/results_tab.py" line="422"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="410"/>
+        <location filename="../ui/results_tab.py" line="446"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="415"/>
+        <location filename="../ui/results_tab.py" line="451"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2736,7 +2736,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="151"/>
+        <location filename="../ui/survey_job.py" line="156"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
@@ -3081,12 +3081,12 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="470"/>
+        <location filename="../processing/parameters.py" line="473"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="549"/>
+        <location filename="../processing/parameters.py" line="552"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -3286,7 +3286,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="72"/>
+        <location filename="../ui/survey_job.py" line="77"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3301,7 +3301,7 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="73"/>
+        <location filename="../ui/survey_job.py" line="78"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
@@ -3371,27 +3371,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="78"/>
+        <location filename="../ui/results_tab.py" line="79"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="82"/>
+        <location filename="../ui/results_tab.py" line="83"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="269"/>
+        <location filename="../ui/results_tab.py" line="303"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="344"/>
+        <location filename="../ui/results_tab.py" line="380"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="400"/>
+        <location filename="../ui/results_tab.py" line="436"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3401,7 +3401,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="429"/>
+        <location filename="../ui/survey_plan.py" line="452"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3536,7 +3536,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="532"/>
+        <location filename="../ui/results_tab.py" line="568"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3559,37 +3559,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="577"/>
+        <location filename="../ui/results_tab.py" line="613"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="580"/>
+        <location filename="../ui/results_tab.py" line="616"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="581"/>
+        <location filename="../ui/results_tab.py" line="617"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="584"/>
+        <location filename="../ui/results_tab.py" line="620"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="591"/>
+        <location filename="../ui/results_tab.py" line="627"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="595"/>
+        <location filename="../ui/results_tab.py" line="631"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="599"/>
+        <location filename="../ui/results_tab.py" line="635"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -4089,157 +4089,157 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="134"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="134"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="134"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="134"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="134"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="144"/>
+        <location filename="../processing/definitions.py" line="150"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
     <message>
-        <location filename="../ui/settings.py" line="34"/>
+        <location filename="../ui/settings.py" line="35"/>
         <source>Embedded {model} (local)</source>
         <translation>Modèle intégré {model} (local)</translation>
     </message>
     <message>
-        <location filename="../ui/settings.py" line="40"/>
+        <location filename="../ui/settings.py" line="41"/>
         <source>survey</source>
         <translation>enquête</translation>
     </message>
@@ -4269,32 +4269,32 @@ Prompt :
         <translation>Modèle masqué (transformers)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="37"/>
+        <location filename="../ui/survey_tab.py" line="44"/>
         <source>Automatic</source>
         <translation>Automatique</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="49"/>
+        <location filename="../ui/survey_tab.py" line="58"/>
         <source>Without coordinates</source>
         <translation>Sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="50"/>
+        <location filename="../ui/survey_tab.py" line="59"/>
         <source>Without nearby places</source>
         <translation>Sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="51"/>
+        <location filename="../ui/survey_tab.py" line="60"/>
         <source>Without address</source>
         <translation>Sans adresse</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="52"/>
+        <location filename="../ui/survey_tab.py" line="61"/>
         <source>Admin-1 and country only</source>
         <translation>Région et pays seuls</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="106"/>
+        <location filename="../ui/survey_tab.py" line="119"/>
         <source>Countries&apos; infant survival</source>
         <translation>Survie infantile des pays</translation>
     </message>
@@ -4634,132 +4634,132 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="284"/>
+        <location filename="../processing/definitions.py" line="290"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="284"/>
+        <location filename="../processing/definitions.py" line="290"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="284"/>
+        <location filename="../processing/definitions.py" line="290"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="297"/>
+        <location filename="../processing/definitions.py" line="303"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="72"/>
+        <location filename="../processing/geobs_layers.py" line="82"/>
         <source>answered = +1, not = −1</source>
         <translation>répondu = +1, non = −1</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="78"/>
+        <location filename="../processing/geobs_layers.py" line="88"/>
         <source>no ground truth: no rank errors</source>
         <translation>pas de vérité terrain : pas d’erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="135"/>
+        <location filename="../processing/geobs_layers.py" line="145"/>
         <source>Error field (ERROR_FIELD)</source>
         <translation>Champ d’erreur (ERROR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="137"/>
+        <location filename="../processing/geobs_layers.py" line="147"/>
         <source>TRUTH_FIELD: layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
         <translation>TRUTH_FIELD : la couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="147"/>
+        <location filename="../processing/geobs_layers.py" line="157"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: no rank errors to score.</source>
         <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : pas d’erreurs de rang à évaluer.</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="162"/>
+        <location filename="../processing/geobs_layers.py" line="172"/>
         <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
         <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="176"/>
+        <location filename="../processing/geobs_layers.py" line="186"/>
         <source>no point has an error class</source>
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="524"/>
+        <location filename="../processing/parameters.py" line="527"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="542"/>
+        <location filename="../processing/parameters.py" line="545"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1041"/>
+        <location filename="../processing/parameters.py" line="1044"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1047"/>
+        <location filename="../processing/parameters.py" line="1050"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1057"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1091"/>
+        <location filename="../processing/parameters.py" line="1094"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1098"/>
+        <location filename="../processing/parameters.py" line="1101"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1102"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -5164,17 +5164,17 @@ Prompt :
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="270"/>
+        <location filename="../ui/dock.py" line="271"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="254"/>
+        <location filename="../ui/dock.py" line="255"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="257"/>
+        <location filename="../ui/dock.py" line="258"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5352,17 +5352,17 @@ Prompt :
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="83"/>
+        <location filename="../ui/results_tab.py" line="84"/>
         <source>Computing the geo-bias scores…</source>
         <translation>Calcul des scores de géo-biais…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="233"/>
+        <location filename="../ui/survey_tab.py" line="252"/>
         <source>A language file was left out: {error}</source>
         <translation>Un fichier de langue a été écarté : {error}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="271"/>
+        <location filename="../ui/survey_tab.py" line="290"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
     </message>
@@ -5432,12 +5432,12 @@ Prompt :
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="309"/>
+        <location filename="../processing/parameters.py" line="312"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="353"/>
+        <location filename="../processing/parameters.py" line="356"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
@@ -5457,7 +5457,7 @@ Prompt :
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="220"/>
+        <location filename="../ui/survey_job.py" line="225"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -5557,17 +5557,17 @@ Prompt :
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="169"/>
+        <location filename="../processing/parameters.py" line="172"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="622"/>
+        <location filename="../processing/parameters.py" line="625"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="709"/>
+        <location filename="../processing/parameters.py" line="712"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -6663,7 +6663,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="317"/>
+        <location filename="../processing/parameters.py" line="320"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
@@ -6843,17 +6843,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="180"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Uniform</source>
         <translation>Uniforme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="180"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>By population</source>
         <translation>Selon la population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="180"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>By a raster</source>
         <translation>Selon un raster</translation>
     </message>
@@ -6878,37 +6878,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="243"/>
+        <location filename="../processing/definitions.py" line="249"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="243"/>
+        <location filename="../processing/definitions.py" line="249"/>
         <source>Forced decoding, one token at a time (the reference path)</source>
         <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="253"/>
+        <location filename="../processing/definitions.py" line="259"/>
         <source>SmolLM2 135M</source>
         <translation>SmolLM2 135M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="253"/>
+        <location filename="../processing/definitions.py" line="259"/>
         <source>Gemma 3 270M</source>
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="263"/>
+        <location filename="../processing/definitions.py" line="269"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="263"/>
+        <location filename="../processing/definitions.py" line="269"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="263"/>
+        <location filename="../processing/definitions.py" line="269"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -6928,17 +6928,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="857"/>
+        <location filename="../processing/parameters.py" line="860"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="863"/>
+        <location filename="../processing/parameters.py" line="866"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="872"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
@@ -6948,27 +6948,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="954"/>
+        <location filename="../processing/parameters.py" line="957"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="956"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="962"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="965"/>
+        <location filename="../processing/parameters.py" line="968"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="972"/>
+        <location filename="../processing/parameters.py" line="975"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
@@ -7038,12 +7038,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="674"/>
+        <location filename="../processing/parameters.py" line="677"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="718"/>
+        <location filename="../processing/parameters.py" line="721"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -7183,7 +7183,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="54"/>
+        <location filename="../ui/survey_job.py" line="59"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -7233,22 +7233,22 @@ Lancer l'enquête ?</translation>
         <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="923"/>
+        <location filename="../processing/parameters.py" line="926"/>
         <source>Embedded model file (MODEL_FILE)</source>
         <translation>Fichier de modèle intégré (MODEL_FILE)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="925"/>
+        <location filename="../processing/parameters.py" line="928"/>
         <source>{name}: a model file is scored by the embedded scorer only (SCORER).</source>
         <translation>{name} : un fichier de modèle n'est utilisé que par l'évaluateur intégré (SCORER).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="933"/>
+        <location filename="../processing/parameters.py" line="936"/>
         <source>{name}: cannot read {path} ({err}).</source>
         <translation>{name} : impossible de lire {path} ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="937"/>
+        <location filename="../processing/parameters.py" line="940"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
@@ -7348,27 +7348,27 @@ Lancer l'enquête ?</translation>
         <translation>{host} n'a pas commencé d'envoi (pas d'en-tête X-Goog-Upload-URL)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="398"/>
+        <location filename="../processing/parameters.py" line="401"/>
         <source>Largest run in requests (points × topics × languages; a larger run is refused)</source>
         <translation>Plus grande exécution en requêtes (points × thèmes × langues ; une exécution plus grande est refusée)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="406"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Price per million prompt tokens (0: unknown)</source>
         <translation>Prix par million de jetons de prompt (0 : inconnu)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="406"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Price per million completion tokens (0: unknown)</source>
         <translation>Prix par million de jetons de réponse (0 : inconnu)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="406"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Most a run may spend, at these prices (0: no limit)</source>
         <translation>Dépense maximale d'une exécution, à ces prix (0 : sans limite)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="427"/>
+        <location filename="../processing/parameters.py" line="430"/>
         <source>A cost limit (MAX_COST) needs the prices it counts in: give PRICE_INPUT and PRICE_OUTPUT (per million tokens).</source>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
@@ -7478,12 +7478,12 @@ Lancer l'enquête ?</translation>
         <translation>Le nombre maximal de jetons envoyés au point d’accès par minute ; 0 : sans limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="290"/>
+        <location filename="../processing/parameters.py" line="293"/>
         <source>Requests per minute (0: unlimited)</source>
         <translation>Requêtes par minute (0 : illimité)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="290"/>
+        <location filename="../processing/parameters.py" line="293"/>
         <source>Tokens per minute (0: unlimited)</source>
         <translation>Jetons par minute (0 : illimité)</translation>
     </message>
@@ -7513,7 +7513,7 @@ Lancer l'enquête ?</translation>
         <translation>{host} a répondu HTTP 429 insufficient_quota : le compte n'a plus de crédit ou son quota est épuisé ; attendre n'y changerait rien (ajoutez du crédit ou augmentez le quota, puis Reprendre) : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="300"/>
+        <location filename="../processing/parameters.py" line="303"/>
         <source>Minutes to wait out throttling (HTTP 429, 503) without an answer before stopping</source>
         <translation>Minutes d'attente d'une limitation (HTTP 429, 503) sans réponse avant d'arrêter</translation>
     </message>
@@ -7858,7 +7858,7 @@ Lancer l'enquête ?</translation>
         <translation>Pour la espérance échantillonnée (SCORE) : combien de réponses chaque prompt reçoit à la température 1 ; le score est le premier chiffre moyen de leurs notes, avec son erreur type, et l'estimation et le coût comptent chaque réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="441"/>
+        <location filename="../processing/parameters.py" line="444"/>
         <source>Answers per prompt for the sampled expected value (at temperature 1)</source>
         <translation>Réponses par prompt pour la espérance échantillonnée (à la température 1)</translation>
     </message>
@@ -7938,7 +7938,7 @@ Lancer l'enquête ?</translation>
         <translation>Soumettre à nouveau ce qui manque</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="172"/>
+        <location filename="../ui/survey_tab.py" line="185"/>
         <source>A topic cannot contain &apos;;&apos;: it separates topics, so {t} would be asked as two. Write it without &apos;;&apos; or add each topic on its own.</source>
         <translation>Un thème ne peut pas contenir « ; » : ce signe sépare les thèmes, {t} serait donc posé comme deux thèmes. Écrivez-le sans « ; » ou ajoutez chaque thème séparément.</translation>
     </message>
@@ -8045,12 +8045,12 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/rating.py" line="349"/>
         <source>The endpoint could not be probed ({err}): each draw is a request of its own.</source>
-        <translation>Le point d&apos;accès n&apos;a pas pu être sondé ({err}) : chaque tirage est une requête à part.</translation>
+        <translation>Le point d'accès n'a pas pu être sondé ({err}) : chaque tirage est une requête à part.</translation>
     </message>
     <message>
         <location filename="../processing/rating.py" line="353"/>
         <source>Probed the endpoint (up to {n} requests): {found}</source>
-        <translation>Point d&apos;accès sondé (jusqu&apos;à {n} requêtes) : {found}</translation>
+        <translation>Point d'accès sondé (jusqu'à {n} requêtes) : {found}</translation>
     </message>
     <message>
         <location filename="../processing/rating.py" line="356"/>
@@ -8061,6 +8061,16 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/rating.py" line="359"/>
         <source>It returns one choice whatever n asks: each of the {k} draws is a request of its own.</source>
         <translation>Il renvoie un seul choix quel que soit n : chacun des {k} tirages est une requête à part.</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_job.py" line="56"/>
+        <source>Sampled score: each prompt is asked {k} times at temperature 1, {k} requests per point and topic.</source>
+        <translation>Score échantillonné : chaque prompt est posé {k} fois à la température 1, soit {k} requêtes par point et par thème.</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="47"/>
+        <source>Sampled (k answers)</source>
+        <translation>Échantillonné (k réponses)</translation>
     </message>
 </context>
 <context>
@@ -8883,7 +8893,7 @@ Lancer l'enquête ?</translation>
 <context>
     <name>SurveyTab</name>
     <message>
-        <location filename="../ui/survey_tab.ui" line="52"/>
+        <location filename="../ui/survey_tab.ui" line="54"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
@@ -8928,37 +8938,37 @@ Lancer l'enquête ?</translation>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="45"/>
+        <location filename="../ui/survey_tab.ui" line="47"/>
         <source>Ground truth per topic</source>
         <translation>Vérité terrain par thème</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="53"/>
+        <location filename="../ui/survey_tab.ui" line="55"/>
         <source>Layer</source>
         <translation>Couche</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="54"/>
+        <location filename="../ui/survey_tab.ui" line="56"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="57"/>
+        <location filename="../ui/survey_tab.ui" line="59"/>
         <source>Rank errors are computed only for topics with a ground truth; a field must measure its topic.</source>
         <translation>Les erreurs de rang ne sont calculées que pour les thèmes ayant une vérité terrain ; un champ doit mesurer son thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="63"/>
+        <location filename="../ui/survey_tab.ui" line="65"/>
         <source>Bias anchor</source>
         <translation>Ancrage du biais</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="63"/>
+        <location filename="../ui/survey_tab.ui" line="65"/>
         <source>The distribution the bias score is anchored on (paper 1: infant survival; higher = better off)</source>
         <translation>La distribution sur laquelle le score de biais est ancré (article 1 : survie infantile ; plus haut = plus favorisé)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="69"/>
+        <location filename="../ui/survey_tab.ui" line="71"/>
         <source>Prompt for the first point</source>
         <translation>Prompt pour le premier point</translation>
     </message>
@@ -8983,9 +8993,19 @@ Lancer l'enquête ?</translation>
         <translation>Ouvrir le dossier où placer vos propres fichiers de langue (lus au chargement de GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="68"/>
+        <location filename="../ui/survey_tab.ui" line="70"/>
         <source>The prompt language to preview</source>
         <translation>La langue du prompt à prévisualiser</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="41"/>
+        <source>Draws</source>
+        <translation>Tirages</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="42"/>
+        <source>Answers per prompt at temperature 1 for the sampled score: each is its own request, and the score is the mean first digit of their ratings with its standard error</source>
+        <translation>Réponses par prompt à la température 1 pour le score échantillonné : chacune est une requête distincte, et le score est la moyenne du premier chiffre de leurs notes, avec son erreur type</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@ from qgis.PyQt.QtCore import QObject, pyqtSignal
 from ..core.engine.chat import PROVIDERS
 from ..core.runtime import models
 from ..i18n_util import tr
+from ..processing.definitions import SAMPLES_DEFAULT
 
 SCOPE = "GeoBias"  # project entries scope
 SETTINGS_GROUP = "geobias/endpoints"
@@ -245,8 +246,10 @@ class SurveySettings:
     endpoints: list = field(default_factory=lambda: [EMBEDDED_NAME])
     preset: str = "geollm"
     # auto: the expected value where the endpoint gives log-probabilities, else greedy (as in
-    # Processing); greedy | expected force one kind.
+    # Processing); greedy | expected force one kind; sampled: `samples` answers per prompt at
+    # temperature 1 (Processing's SCORE sampled with SAMPLES).
     score: str = "auto"
+    samples: int = SAMPLES_DEFAULT
     # Ground truth per topic: "topic<TAB>layer id<TAB>field" entries; a topic without an entry
     # gets no rank errors. `truth_confirmed`: "topic<TAB>field" pairs whose field name does not
     # name the topic but which the user confirmed measures it.

@@ -48,9 +48,14 @@ def confirmation_text(plan):
         )  # fmt: skip
     from .batch import batch_alternative
 
-    alternative = batch_alternative(plan)
+    # A provider batch asks each prompt once: no alternative for the sampled score's draws.
+    alternative = batch_alternative(plan) if plan.draws == 1 else ""
     if alternative:  # live or batch: the user sees the choice
         cost = f"{cost}\n{alternative}"
+    if plan.draws > 1:  # the counts above hold every draw: say why they are k times more
+        draws = tr("Sampled score: each prompt is asked {k} times at temperature 1, {k} "
+                   "requests per point and topic.").format(k=plan.draws)  # fmt: skip
+        cost = f"{draws}\n{cost}"
     return tr(
         "{n} requests will be sent ({cached} of {total} answers come from the cache):\n"
         "{models}\nAbout {tok} prompt tokens.\n{cost}\n\nStart the survey?"

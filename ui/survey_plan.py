@@ -258,7 +258,19 @@ def rate_params(settings, cfg, points, out, base_url=None):
         # The patience only when not the default, for the same reason.
         **({"PATIENCE": c.patience} if c.patience != 30.0 else {}),
         **language_params(settings),
+        **sampled_params(settings),
     }
+
+
+def draws(settings):
+    """Requests per prompt: the sampled score's draws, 1 for the other scores."""
+    return int(settings.samples) if settings.score == "sampled" else 1
+
+
+def sampled_params(settings):
+    """SAMPLES for the sampled score (Processing's parameter, so the dock runs the algorithm's
+    own draws); nothing for the other scores, whose parameters stay as they were."""
+    return {"SAMPLES": draws(settings)} if settings.score == "sampled" else {}
 
 
 def survey_languages(settings):
@@ -315,6 +327,7 @@ class Plan:
     columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
     scores: list = field(default_factory=list)  # the GeoBS scores' rows of the rated layers
     note: str = ""  # what the user should know before the run (a grid's count)
+    draws: int = 1  # requests per prompt (the sampled score's k)
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -456,7 +469,7 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     topics = list(dict.fromkeys(settings.topics))
     port = embedded_port() if any(e.shared_model for e in cfgs) else None
     local_url = embedded_url(port) if port else None
-    the_plan = Plan(None, folder=folder)
+    the_plan = Plan(None, folder=folder, draws=draws(settings))
     the_plan.note = sampling_note(settings, points)  # a grid's count, said before the run
     steps = []
     rate_steps = []
@@ -567,11 +580,13 @@ def point_lonlat(points):
 
 
 def estimate_requests(settings, lonlat, endpoints, cache_path=None):
-    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
+    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost;
+    the sampled score's every draw counted as geobias:ratelocations counts them."""
     from ..core.engine.cache import SurveyCache
     from ..core.geo.gazetteer import Gazetteer
     from ..core.survey.language_runs import estimate_languages
     from ..core.survey.run import SurveySpec
+    from ..core.survey.sampled import estimate_sampled
 
     spec = SurveySpec(
         lonlat[0],
@@ -581,8 +596,11 @@ def estimate_requests(settings, lonlat, endpoints, cache_path=None):
         PRESETS.get(settings.preset),
     )
     cache = SurveyCache(cache_path or default_cache_path())
+    languages = survey_languages(settings)
     try:
-        return estimate_languages(spec, survey_languages(settings), Gazetteer.load(), cache)
+        if settings.score == "sampled":
+            return estimate_sampled(spec, Gazetteer.load(), cache, draws(settings), languages)
+        return estimate_languages(spec, languages, Gazetteer.load(), cache)
     finally:
         cache.close()
 

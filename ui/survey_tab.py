@@ -19,7 +19,14 @@ from qgis.PyQt.QtWidgets import (
 from ..core.survey.prompts import PRESETS
 from ..core.survey.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
-from ..processing.definitions import PROMPT_PRESETS, SCORE_KINDS, topic_label
+from ..processing.definitions import (
+    PROMPT_PRESETS,
+    SAMPLES_DEFAULT,
+    SAMPLES_MAX,
+    SAMPLES_MIN,
+    SCORE_KINDS,
+    topic_label,
+)
 from .area_tab import is_bundled
 from .narrow import add_choices, stretch_first_column
 from .notice import Notice, insert_after
@@ -37,9 +44,11 @@ def score_labels():
         "auto": tr("Automatic"),
         "expected": tr("Expected value (logprobs)"),
         "greedy": tr("Greedy rating"),
+        "sampled": tr("Sampled (k answers)"),
     }
     return tuple(
-        (key, short[key], SCORE_KINDS.label(key)) for key in ("auto", "expected", "greedy")
+        (key, short[key], SCORE_KINDS.label(key))
+        for key in ("auto", "expected", "greedy", "sampled")
     )
 
 
@@ -89,6 +98,10 @@ class SurveyTab(QWidget, FORM, DockTab):
         self.truth = {}
         self.confirmed = set()  # (topic, field) pairs confirmed although the names differ
         add_choices(self.scoreCombo, score_labels())
+        self.drawsSpin.setRange(SAMPLES_MIN, SAMPLES_MAX)
+        self.drawsSpin.setValue(SAMPLES_DEFAULT)
+        self.scoreCombo.currentIndexChanged.connect(lambda *_: self._score_changed())
+        self._score_changed()
         add_choices(self.presetCombo, preset_labels())
         for topic in TOPICS:
             self._add_topic_item(topic.name, topic.kind, topic.description, checked=False)
@@ -188,6 +201,12 @@ class SurveyTab(QWidget, FORM, DockTab):
         self.refresh_truth_table()
         self.update_prompt_preview()
         self.changed.emit()
+
+    def _score_changed(self):
+        """The Draws box counts only for the sampled score."""
+        sampled = self.scoreCombo.currentData() == "sampled"
+        self.drawsSpin.setEnabled(sampled)
+        self.drawsLabel.setEnabled(sampled)
 
     # ------------------------------------------------------------------ models
     def refresh_models(self, checked=None):
@@ -454,6 +473,7 @@ class SurveyTab(QWidget, FORM, DockTab):
         s.endpoints = self.checked_models()
         s.preset = self.presetCombo.currentData()
         s.score = self.scoreCombo.currentData()
+        s.samples = self.drawsSpin.value()
         s.truth = [truth_entry(t, lid, f) for t, (lid, f) in self.truth.items()]
         s.truth_confirmed = [f"{t}\t{f}" for t, f in sorted(self.confirmed)]
         s.anchor_layer = anchor.id() if anchor else ""
@@ -467,6 +487,8 @@ class SurveyTab(QWidget, FORM, DockTab):
         self.refresh_languages(set(s.languages or ["en"]))
         self.presetCombo.setCurrentIndex(max(0, self.presetCombo.findData(s.preset)))
         self.scoreCombo.setCurrentIndex(max(0, self.scoreCombo.findData(s.score)))
+        self.drawsSpin.setValue(s.samples)  # clamped to the range Processing takes
+        self._score_changed()
         anchor = project.mapLayer(s.anchor_layer) if s.anchor_layer else None
         self.anchorLayerCombo.setLayer(anchor)
         self._anchor_changed(anchor)
