@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/survey_job.py" line="188"/>
+        <location filename="../ui/survey_job.py" line="192"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="101"/>
+        <location filename="../ui/survey_job.py" line="105"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -564,7 +564,7 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="104"/>
+        <location filename="../ui/survey_job.py" line="108"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
@@ -594,7 +594,7 @@
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="200"/>
+        <location filename="../ui/survey_job.py" line="204"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
@@ -1059,12 +1059,12 @@
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="162"/>
+        <location filename="../ui/survey_job.py" line="166"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="165"/>
+        <location filename="../ui/survey_job.py" line="169"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1077,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="169"/>
+        <location filename="../ui/survey_job.py" line="173"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="177"/>
+        <location filename="../ui/survey_job.py" line="181"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1141,7 +1141,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/survey_job.py" line="76"/>
+        <location filename="../ui/survey_job.py" line="80"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1347,22 +1347,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="145"/>
+        <location filename="../ui/survey_job.py" line="149"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="223"/>
+        <location filename="../ui/survey_job.py" line="227"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="227"/>
+        <location filename="../ui/survey_job.py" line="231"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="236"/>
+        <location filename="../ui/survey_job.py" line="240"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2736,7 +2736,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="156"/>
+        <location filename="../ui/survey_job.py" line="160"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
@@ -3286,7 +3286,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="77"/>
+        <location filename="../ui/survey_job.py" line="81"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3301,7 +3301,7 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="78"/>
+        <location filename="../ui/survey_job.py" line="82"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
@@ -5457,7 +5457,7 @@ Prompt :
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="225"/>
+        <location filename="../ui/survey_job.py" line="229"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -7183,7 +7183,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="59"/>
+        <location filename="../ui/survey_job.py" line="63"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -8063,14 +8063,14 @@ Lancer l'enquête ?</translation>
         <translation>Il renvoie un seul choix quel que soit n : chacun des {k} tirages est une requête à part.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_job.py" line="56"/>
-        <source>Sampled score: each prompt is asked {k} times at temperature 1, {k} requests per point and topic.</source>
-        <translation>Score échantillonné : chaque prompt est posé {k} fois à la température 1, soit {k} requêtes par point et par thème.</translation>
-    </message>
-    <message>
         <location filename="../ui/survey_tab.py" line="47"/>
         <source>Sampled (k answers)</source>
         <translation>Échantillonné (k réponses)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_job.py" line="58"/>
+        <source>Sampled score: each prompt is asked {k} times at temperature 1, so up to {k} requests per point and topic. Up to {p} requests first find out whether the endpoint returns {k} answers to one request; if it does, each prompt is one request.</source>
+        <translation>Score échantillonné : chaque prompt est posé {k} fois à la température 1, soit jusqu'à {k} requêtes par point et par thème. Jusqu'à {p} requêtes vérifient d'abord si le point d'accès renvoie {k} réponses à une seule requête ; si oui, chaque prompt ne coûte qu'une requête.</translation>
     </message>
 </context>
 <context>
@@ -9004,8 +9004,8 @@ Lancer l'enquête ?</translation>
     </message>
     <message>
         <location filename="../ui/survey_tab.ui" line="42"/>
-        <source>Answers per prompt at temperature 1 for the sampled score: each is its own request, and the score is the mean first digit of their ratings with its standard error</source>
-        <translation>Réponses par prompt à la température 1 pour le score échantillonné : chacune est une requête distincte, et le score est la moyenne du premier chiffre de leurs notes, avec son erreur type</translation>
+        <source>Answers per prompt at temperature 1 for the sampled score: each is a request of its own unless the endpoint returns them all to one request, and the score is the mean first digit of their ratings with its standard error</source>
+        <translation>Réponses par prompt à la température 1 pour le score échantillonné : chacune est une requête distincte, sauf si le point d'accès les renvoie toutes à une seule requête, et le score est la moyenne du premier chiffre de leurs notes, avec son erreur type</translation>
     </message>
 </context>
 </TS>

@@ -53,8 +53,12 @@ def confirmation_text(plan):
     if alternative:  # live or batch: the user sees the choice
         cost = f"{cost}\n{alternative}"
     if plan.draws > 1:  # the counts above hold every draw: say why they are k times more
-        draws = tr("Sampled score: each prompt is asked {k} times at temperature 1, {k} "
-                   "requests per point and topic.").format(k=plan.draws)  # fmt: skip
+        from ..core.engine.capabilities import PROBE_REQUESTS
+
+        draws = tr("Sampled score: each prompt is asked {k} times at temperature 1, so up to {k} "
+                   "requests per point and topic. Up to {p} requests first find out whether the "
+                   "endpoint returns {k} answers to one request; if it does, each prompt is one "
+                   "request.").format(k=plan.draws, p=PROBE_REQUESTS)  # fmt: skip
         cost = f"{draws}\n{cost}"
     return tr(
         "{n} requests will be sent ({cached} of {total} answers come from the cache):\n"

@@ -581,7 +581,8 @@ def point_lonlat(points):
 
 def estimate_requests(settings, lonlat, endpoints, cache_path=None):
     """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost;
-    the sampled score's every draw counted as geobias:ratelocations counts them."""
+    the sampled score's every draw a request, as geobias:ratelocations counts them before it
+    probes the endpoint (the most it sends: nothing goes out before the confirmation)."""
     from ..core.engine.cache import SurveyCache
     from ..core.geo.gazetteer import Gazetteer
     from ..core.survey.language_runs import estimate_languages

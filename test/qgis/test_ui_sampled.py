@@ -5,6 +5,7 @@ a dock survey against a local chat server writes the sampled mean and its standa
 import pytest
 from qgis.core import QgsApplication, QgsGeometry, QgsProject
 
+from geobias.core.engine.capabilities import PROBE_REQUESTS
 from geobias.core.survey.sampled import first_digit
 from geobias.processing.definitions import SAMPLES_DEFAULT, SAMPLES_MAX, SAMPLES_MIN
 from geobias.test.faultserver import FaultServer, prompt_rating
@@ -69,45 +70,69 @@ def test_the_draws_are_saved_with_the_project_and_restored_on_reopen(dock, tmp_p
     assert dock.survey.drawsSpin.value() == 7 and dock.survey.drawsSpin.isEnabled()
 
 
-def test_a_dock_survey_with_the_sampled_score_asks_k_times_and_writes_mean_and_se(
-    dock, monkeypatch
-):
-    k, n = 3, 4
-    # Two draws refused: their points have fewer rated draws than asked.
-    with FaultServer(plan={0: "refusal", 5: "refusal"}) as fs:
-        save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2)])
-        dock.ui.nameEdit.setText("sampled")
-        dock.area.drawn = QgsGeometry.fromWkt(FRANCE)
-        dock.area.drawRadio.setChecked(True)
-        dock.area.nPointsSpin.setValue(n)
-        dock.area.methodCombo.setCurrentIndex(dock.area.methodCombo.findData("uniform"))
-        dock.survey.set_checked_topics([TOPIC])
-        dock.survey.refresh_models({"stub"})
-        choose_sampled(dock.survey, k)
-        shown = []
-        monkeypatch.setattr(dock.survey_job, "confirm",
-                            lambda plan: shown.append(confirmation_text(plan)) or True)  # fmt: skip
-        dock.survey_job.run()
-        wait_for(lambda: dock.panel.task is None)
-        assert shown, "the survey asked for no confirmation"
-        # The estimate counts every draw: k requests per point, and the server got them.
-        assert dock.plan.estimate.n_requests == k * n == fs.n_requests
-        assert len(fs.requests_by_body) == k * n  # each draw its own request (its own seed)
-        assert f"{k * n} requests will be sent" in shown[0]
-        assert f"asked {k} times" in shown[0]
-    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — sampled")
+def sampled_survey(dock, monkeypatch, fs, k, n, name):
+    """Run a dock survey of `n` points with the sampled score at `k` draws against `fs`;
+    returns the confirmation's text and the rated layer's features."""
+    save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2)])
+    dock.ui.nameEdit.setText(name)
+    dock.area.drawn = QgsGeometry.fromWkt(FRANCE)
+    dock.area.drawRadio.setChecked(True)
+    dock.area.nPointsSpin.setValue(n)
+    dock.area.methodCombo.setCurrentIndex(dock.area.methodCombo.findData("uniform"))
+    dock.survey.set_checked_topics([TOPIC])
+    dock.survey.refresh_models({"stub"})
+    choose_sampled(dock.survey, k)
+    shown = []
+    monkeypatch.setattr(dock.survey_job, "confirm",
+                        lambda plan: shown.append(confirmation_text(plan)) or True)  # fmt: skip
+    dock.survey_job.run()
+    wait_for(lambda: dock.panel.task is None)
+    assert shown, "the survey asked for no confirmation"
+    group = QgsProject.instance().layerTreeRoot().findGroup(f"GeoBias — {name}")
     rated = [nd.layer() for nd in group.findLayers()
              if nd.layer().fields().lookupField("score") >= 0]  # fmt: skip
     assert len(rated) == 1
     feats = list(rated[0].getFeatures())
-    assert len(feats) == n
+    assert len(feats) == n and {f["score_kind"] for f in feats} == {"sampled"}
+    return shown[0], feats
+
+
+def test_a_dock_survey_with_the_sampled_score_asks_k_times_and_writes_mean_and_se(
+    dock, monkeypatch
+):
+    k, n = 3, 4
+    # Two draws refused (after the probe's requests): their points have fewer rated draws.
+    with FaultServer(plan={PROBE_REQUESTS + 1: "refusal", PROBE_REQUESTS + 6: "refusal"}) as fs:
+        text, feats = sampled_survey(dock, monkeypatch, fs, k, n, "sampled")
+        # The estimate counts every draw: k requests per point, and the server got them
+        # (after the algorithm's probe: this server returns one choice whatever n asks).
+        assert dock.plan.estimate.n_requests == k * n
+        assert k * n < fs.n_requests <= k * n + PROBE_REQUESTS
+        assert fs.n_asked[1] >= k * n  # each draw its own request (its own seed)
+    assert f"{k * n} requests will be sent" in text and f"asked {k} times" in text
     for f in feats:
-        assert f["score_kind"] == "sampled"
         # The fake model gives a prompt one rating: every rated draw has its first digit.
         assert f["score"] == pytest.approx(first_digit(prompt_rating(f["prompt"])))
         if f["n_draws"] >= 2:  # the standard error of identical draws
             assert f["score_se"] == pytest.approx(0.0)
     assert sum(f["n_draws"] for f in feats) == k * n - 2
+
+
+def test_an_endpoint_that_returns_k_choices_gets_one_request_per_point(dock, monkeypatch):
+    k, n = 4, 3
+    with FaultServer(honour_n=True) as fs:
+        text, feats = sampled_survey(dock, monkeypatch, fs, k, n, "choices")
+        assert dock.plan.estimate.n_requests == k * n  # at most: nothing is sent before
+        assert fs.n_asked[k] == n  # each point's k draws in one request (n = k)
+    assert f"{k * n} requests will be sent" in text
+    for f in feats:
+        # Choice j rates the prompt j higher (mod 10): the draws differ, the SE is not 0.
+        r = prompt_rating(f["prompt"])
+        digits = [first_digit(round((r + j) % 10, 1)) for j in range(k)]
+        mean = sum(digits) / k
+        sd = (sum((d - mean) ** 2 for d in digits) / (k - 1)) ** 0.5
+        assert f["n_draws"] == k and f["score"] == pytest.approx(mean)
+        assert f["score_se"] == pytest.approx(sd / k**0.5) and f["score_se"] > 0
 
 
 def test_an_old_project_without_draws_gets_the_default(qgis_app):
