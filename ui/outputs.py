@@ -49,8 +49,9 @@ OUTPUT_FOLDER_SETTING = "geobias/output_folder"
 PROJECT_SUBFOLDER = "geobias"
 # Fields that make a layer a GeoBias output: rated points, metrics, census units, hot spots,
 # HERB regions, mean ranks of a comparison.
+HERB_FIELDS = {"c_w", "c_z"}  # HERB's region layers (continents, countries…)
 SIGNATURES = ({"model", "topic", "score"}, {"model", "topic", "mad"}, {"mean_rank_error"},
-              {"lisa_class"}, {"c_w", "c_z"}, {"mean_rank", "topic"})  # fmt: skip
+              {"lisa_class"}, HERB_FIELDS, {"mean_rank", "topic"})  # fmt: skip
 # Run folders written while the project had no file: offered to move when it is saved.
 _UNSAVED = []
 
@@ -156,6 +157,12 @@ def is_geobias_layer(layer):
         return True
     names = set(layer.fields().names()) if layer.isValid() else set()
     return any(sig <= names for sig in SIGNATURES)
+
+
+def is_herb_output(layer):
+    """A region layer GeoBias's HERB wrote (its fields c_w and c_z)."""
+    valid = isinstance(layer, QgsVectorLayer) and layer.isValid()
+    return valid and HERB_FIELDS <= set(layer.fields().names())
 
 
 def temporary_folders():

@@ -34,6 +34,7 @@ from . import survey_plan
 from .layer_combo import follow_layer
 from .narrow import fit_first_column
 from .notice import Notice
+from .outputs import is_geobias_layer, is_herb_output
 from .results import _num
 from .tab import DockTab
 from .task import AlgorithmChainTask
@@ -137,6 +138,11 @@ class OverlayTab(QWidget, FORM, DockTab):
         follow_layer(self.hotLayerCombo, self._hot_layer_changed)
         self.weightsCombo.currentIndexChanged.connect(self._weights_changed)
         self.corrTable.currentCellChanged.connect(lambda row, *a: self.show_scatter(row))
+        # The units the user picked (a layer id, saved with the project); none picked: a
+        # sensible default, never a layer HERB wrote (default_units).
+        self.units_chosen = ""
+        self.unitsCombo.activated.connect(self._units_picked)
+        QgsProject.instance().layersAdded.connect(self._layers_added)
         self.aggregateButton.clicked.connect(self.aggregate)
         self.correlateButton.clicked.connect(self.correlate)
         self.hotspotsButton.clicked.connect(self.hotspots)
@@ -156,6 +162,37 @@ class OverlayTab(QWidget, FORM, DockTab):
         self._weights_changed()
 
     # ------------------------------------------------------------------ choices
+    def fill(self, s):
+        s.units_layer = self.units_chosen
+
+    def apply(self, s):
+        self.units_chosen = s.units_layer or ""
+        self.show_units()
+
+    def _units_picked(self, _index=None):
+        layer = self.unitsCombo.currentLayer()
+        self.units_chosen = layer.id() if layer is not None else ""
+
+    def _layers_added(self, _layers):
+        # The combo has the new layers already (its model was connected first).
+        self.show_units()
+
+    def show_units(self):
+        """The units combo on the user's choice when the project has it, else on
+        default_units when it shows none or a layer GeoBias wrote."""
+        combo = self.unitsCombo
+        shown = [combo.layer(i) for i in range(combo.count())]
+        chosen = [lyr for lyr in shown if lyr is not None and lyr.id() == self.units_chosen]
+        if chosen:
+            combo.setLayer(chosen[0])
+            return
+        current = combo.currentLayer()
+        if current is not None and not is_geobias_layer(current):
+            return
+        layer = default_units(shown)
+        if layer is not None:
+            combo.setLayer(layer)
+
     def _corr_layer_changed(self, layer):
         self.valueFieldCombo.setLayer(layer)
         _pick(self.valueFieldCombo, layer)
@@ -346,6 +383,12 @@ class OverlayTab(QWidget, FORM, DockTab):
         steps = [("geobias:hotspots", params), (self._open_output("OUTPUT", name), "load")]
         return self._start("hotspots", steps, tr("GeoBias: hot spots"), done)
 
+    def close_tab(self):
+        try:
+            QgsProject.instance().layersAdded.disconnect(self._layers_added)
+        except TypeError:
+            pass
+
     def reset(self):
         """Empty the correlations, the scatter plot and Moran's I (a new or opened project)."""
         self.corr_data = {}
@@ -353,6 +396,17 @@ class OverlayTab(QWidget, FORM, DockTab):
         self.scatter.set_data([], [], "", "")
         self.noteLabel.clear()
         self.moranLabel.clear()
+
+
+def default_units(layers):
+    """The units to offer when the user chose none, in the combo's order: a polygon layer
+    GeoBias did not write (census units, countries), else any but a HERB output's regions
+    (a layer of GeoBias's own, not units of the user's); None without either."""
+    for usable in (lambda lyr: not is_geobias_layer(lyr), lambda lyr: not is_herb_output(lyr)):
+        found = [lyr for lyr in layers if lyr is not None and usable(lyr)]
+        if found:
+            return found[0]
+    return None
 
 
 def replace_layer(layer, prop, value):

@@ -256,6 +256,7 @@ class SurveySettings:
     truth: list = field(default_factory=list)
     truth_confirmed: list = field(default_factory=list)
     anchor_layer: str = ""
+    units_layer: str = ""  # the Overlay tab's units layer (id) as the user chose it last
     anchor_field: str = ""
     output_dir: str = ""
 

@@ -186,3 +186,61 @@ def test_aggregating_again_replaces_its_own_layer(dock, tmp_path):
     assert [n.layerId() for n in root.children() if hasattr(n, "layerId")].index(second.id()) == (
         place)  # fmt: skip
     assert tab.corrLayerCombo.currentLayer() is second
+
+
+def herb_regions(tmp_path):
+    """A polygon layer as HERB writes its continents (regions with c_w and c_z), named to come
+    first in the units combo."""
+    from osgeo import ogr, osr
+
+    path = str(tmp_path / "herb.gpkg")
+    ds = ogr.GetDriverByName("GPKG").CreateDataSource(path)
+    srs = osr.SpatialReference()
+    srs.ImportFromEPSG(4326)
+    table = ds.CreateLayer("herb_1_continent", srs, ogr.wkbMultiPolygon)
+    for name in ("region", "c_w", "c_z"):
+        table.CreateField(ogr.FieldDefn(name, ogr.OFTString if name == "region" else ogr.OFTReal))
+    feature = ogr.Feature(table.GetLayerDefn())
+    feature.SetField("region", "Oceania")
+    feature.SetGeometry(ogr.CreateGeometryFromWkt("MULTIPOLYGON(((110 -50,180 -50,180 0,110 0,"
+                                                  "110 -50)))"))  # fmt: skip
+    table.CreateFeature(feature)
+    ds = None
+    layer = QgsVectorLayer(f"{path}|layername=herb_1_continent", "Continent: C_w", "ogr")
+    assert layer.isValid()
+    assert QgsProject.instance().addMapLayer(layer)
+    return layer
+
+
+def reopen(tmp_path):
+    """Save the project, close it and open it again, as a user does."""
+    project = QgsProject.instance()
+    path = str(tmp_path / "reopened.qgz")
+    assert project.write(path)
+    project.clear()
+    assert project.read(path)
+    return {lyr.name(): lyr for lyr in project.mapLayers().values()}
+
+
+def test_after_reopening_the_units_are_the_users_layer_never_herbs(dock, tmp_path):
+    """Issue 35: after reopening, the Overlay tab took HERB's continent layer as its units."""
+    tab = dock.overlay
+    herb_regions(tmp_path)
+    bundled_countries()
+    assert tab.unitsCombo.currentLayer().name() == "countries"  # HERB's comes first by name
+    layers = reopen(tmp_path)
+    assert {"Continent: C_w", "countries"} <= set(layers)
+    assert tab.unitsCombo.currentLayer() is layers["countries"]
+    # The layer the user chose last is saved with the project and shown again on reopening.
+    user = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
+                          "zones", "ogr")  # fmt: skip
+    assert QgsProject.instance().addMapLayer(user)
+    tab.unitsCombo.setLayer(user)  # after "countries" in the combo: not the default
+    tab.unitsCombo.activated.emit(tab.unitsCombo.currentIndex())  # as a click does
+    layers = reopen(tmp_path)
+    assert tab.unitsCombo.currentLayer() is layers["zones"]
+    # Even the HERB layer, when the user picks it.
+    tab.unitsCombo.setLayer(layers["Continent: C_w"])
+    tab.unitsCombo.activated.emit(tab.unitsCombo.currentIndex())
+    layers = reopen(tmp_path)
+    assert tab.unitsCombo.currentLayer() is layers["Continent: C_w"]
