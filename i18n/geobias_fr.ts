@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="73"/>
+        <location filename="../processing/provider.py" line="75"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -229,12 +229,12 @@
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="160"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="152"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="183"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="156"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -284,7 +284,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="514"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="60"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -2791,57 +2791,57 @@ Lancer HERB ?</translation>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="131"/>
+        <location filename="../ui/overlay_tab.py" line="132"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="131"/>
+        <location filename="../ui/overlay_tab.py" line="132"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="131"/>
+        <location filename="../ui/overlay_tab.py" line="132"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="131"/>
+        <location filename="../ui/overlay_tab.py" line="132"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="238"/>
+        <location filename="../ui/overlay_tab.py" line="275"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="223"/>
+        <location filename="../ui/overlay_tab.py" line="260"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="230"/>
+        <location filename="../ui/overlay_tab.py" line="267"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="243"/>
+        <location filename="../ui/overlay_tab.py" line="280"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="261"/>
+        <location filename="../ui/overlay_tab.py" line="298"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="320"/>
+        <location filename="../ui/overlay_tab.py" line="357"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="330"/>
+        <location filename="../ui/overlay_tab.py" line="367"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
@@ -3086,7 +3086,7 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="552"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="107"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -3336,37 +3336,37 @@ Lancer HERB ?</translation>
         <translation>{title} ({kind})</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="83"/>
+        <location filename="../ui/overlay_tab.py" line="84"/>
         <source>Aggregating the points per unit…</source>
         <translation>Agrégation des points par unité…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="84"/>
+        <location filename="../ui/overlay_tab.py" line="85"/>
         <source>Correlating…</source>
         <translation>Calcul des corrélations…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="85"/>
+        <location filename="../ui/overlay_tab.py" line="86"/>
         <source>Finding hot spots…</source>
         <translation>Recherche des points chauds…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="87"/>
+        <location filename="../ui/overlay_tab.py" line="88"/>
         <source>Reading the table…</source>
         <translation>Lecture de la table…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="251"/>
+        <location filename="../ui/overlay_tab.py" line="288"/>
         <source>GeoBias: aggregate</source>
         <translation>GeoBias : agrégation</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="282"/>
+        <location filename="../ui/overlay_tab.py" line="319"/>
         <source>GeoBias: correlate</source>
         <translation>GeoBias : corrélations</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="347"/>
+        <location filename="../ui/overlay_tab.py" line="384"/>
         <source>GeoBias: hot spots</source>
         <translation>GeoBias : points chauds</translation>
     </message>
@@ -5632,12 +5632,12 @@ Prompt :
         <translation>Dossier de sortie GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="328"/>
+        <location filename="../ui/outputs.py" line="335"/>
         <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
         <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="339"/>
+        <location filename="../ui/outputs.py" line="346"/>
         <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
 
 The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
@@ -5646,7 +5646,7 @@ The layers stay in the project with their styles; the project then keeps relativ
 Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/outputs.py" line="343"/>
+        <location filename="../ui/outputs.py" line="350"/>
         <source>%n run folder(s)</source>
         <translation>
             <numerusform>%n dossier d'exécution</numerusform>
@@ -5654,27 +5654,27 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="348"/>
+        <location filename="../ui/outputs.py" line="355"/>
         <source>GeoBias: outputs</source>
         <translation>GeoBias : sorties</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="378"/>
+        <location filename="../ui/outputs.py" line="385"/>
         <source>Could not move the GeoBias outputs: {e}</source>
         <translation>Impossible de déplacer les sorties GeoBias : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="385"/>
+        <location filename="../ui/outputs.py" line="392"/>
         <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
         <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="391"/>
+        <location filename="../ui/outputs.py" line="398"/>
         <source>The GeoBias outputs are now in {target}.</source>
         <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="415"/>
+        <location filename="../ui/outputs.py" line="422"/>
         <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
 
 Save the project first?</source>
@@ -5683,7 +5683,7 @@ Save the project first?</source>
 Enregistrer d'abord le projet ?</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/outputs.py" line="442"/>
+        <location filename="../ui/outputs.py" line="449"/>
         <source>%n GeoBias layer(s)</source>
         <translation>
             <numerusform>%n couche GeoBias</numerusform>
@@ -5691,22 +5691,22 @@ Enregistrer d'abord le projet ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="421"/>
+        <location filename="../ui/outputs.py" line="428"/>
         <source>GeoBias: unsaved project</source>
         <translation>GeoBias : projet non enregistré</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="423"/>
+        <location filename="../ui/outputs.py" line="430"/>
         <source>Save project…</source>
         <translation>Enregistrer le projet…</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="424"/>
+        <location filename="../ui/outputs.py" line="431"/>
         <source>Close without saving</source>
         <translation>Fermer sans enregistrer</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="438"/>
+        <location filename="../ui/outputs.py" line="445"/>
         <source>QGIS empties its temporary folder and memory when it closes, and {layers} of this project would go with them: {names}. Reopening the project would not find them.
 
 Keep them: copy them into {target} and save the project?</source>
@@ -5715,17 +5715,17 @@ Keep them: copy them into {target} and save the project?</source>
 Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="447"/>
+        <location filename="../ui/outputs.py" line="454"/>
         <source>GeoBias: temporary layers</source>
         <translation>GeoBias : couches temporaires</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="449"/>
+        <location filename="../ui/outputs.py" line="456"/>
         <source>Keep them</source>
         <translation>Les conserver</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="450"/>
+        <location filename="../ui/outputs.py" line="457"/>
         <source>Close anyway</source>
         <translation>Fermer quand même</translation>
     </message>
@@ -6078,587 +6078,587 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="205"/>
+        <location filename="../processing/parameter_help.py" line="220"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="206"/>
+        <location filename="../processing/parameter_help.py" line="221"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="207"/>
+        <location filename="../processing/parameter_help.py" line="222"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="208"/>
+        <location filename="../processing/parameter_help.py" line="223"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="211"/>
+        <location filename="../processing/parameter_help.py" line="226"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="215"/>
+        <location filename="../processing/parameter_help.py" line="230"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="216"/>
+        <location filename="../processing/parameter_help.py" line="231"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="258"/>
+        <location filename="../processing/parameter_help.py" line="273"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="259"/>
+        <location filename="../processing/parameter_help.py" line="274"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="264"/>
+        <location filename="../processing/parameter_help.py" line="279"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="269"/>
+        <location filename="../processing/parameter_help.py" line="284"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="288"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="274"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="275"/>
+        <location filename="../processing/parameter_help.py" line="290"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="278"/>
+        <location filename="../processing/parameter_help.py" line="293"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="296"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="299"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="287"/>
+        <location filename="../processing/parameter_help.py" line="302"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="303"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="289"/>
+        <location filename="../processing/parameter_help.py" line="304"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="292"/>
+        <location filename="../processing/parameter_help.py" line="307"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="293"/>
+        <location filename="../processing/parameter_help.py" line="308"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="294"/>
+        <location filename="../processing/parameter_help.py" line="309"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="295"/>
+        <location filename="../processing/parameter_help.py" line="310"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="299"/>
+        <location filename="../processing/parameter_help.py" line="314"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="303"/>
+        <location filename="../processing/parameter_help.py" line="318"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="304"/>
+        <location filename="../processing/parameter_help.py" line="319"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="307"/>
+        <location filename="../processing/parameter_help.py" line="322"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="308"/>
+        <location filename="../processing/parameter_help.py" line="323"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="311"/>
+        <location filename="../processing/parameter_help.py" line="326"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="314"/>
+        <location filename="../processing/parameter_help.py" line="329"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="317"/>
+        <location filename="../processing/parameter_help.py" line="332"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="318"/>
+        <location filename="../processing/parameter_help.py" line="333"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="319"/>
+        <location filename="../processing/parameter_help.py" line="334"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="320"/>
+        <location filename="../processing/parameter_help.py" line="335"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="323"/>
+        <location filename="../processing/parameter_help.py" line="338"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="325"/>
+        <location filename="../processing/parameter_help.py" line="340"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="326"/>
+        <location filename="../processing/parameter_help.py" line="341"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="327"/>
+        <location filename="../processing/parameter_help.py" line="342"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="328"/>
+        <location filename="../processing/parameter_help.py" line="343"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="329"/>
+        <location filename="../processing/parameter_help.py" line="344"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="330"/>
+        <location filename="../processing/parameter_help.py" line="345"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="331"/>
+        <location filename="../processing/parameter_help.py" line="346"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="332"/>
+        <location filename="../processing/parameter_help.py" line="347"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="333"/>
+        <location filename="../processing/parameter_help.py" line="348"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="334"/>
+        <location filename="../processing/parameter_help.py" line="349"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="337"/>
+        <location filename="../processing/parameter_help.py" line="352"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="340"/>
+        <location filename="../processing/parameter_help.py" line="355"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="341"/>
+        <location filename="../processing/parameter_help.py" line="356"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="342"/>
+        <location filename="../processing/parameter_help.py" line="357"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="343"/>
+        <location filename="../processing/parameter_help.py" line="358"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="396"/>
+        <location filename="../processing/parameter_help.py" line="411"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="345"/>
+        <location filename="../processing/parameter_help.py" line="360"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="350"/>
+        <location filename="../processing/parameter_help.py" line="365"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="353"/>
+        <location filename="../processing/parameter_help.py" line="368"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="357"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="360"/>
+        <location filename="../processing/parameter_help.py" line="375"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="363"/>
+        <location filename="../processing/parameter_help.py" line="378"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="366"/>
+        <location filename="../processing/parameter_help.py" line="381"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="369"/>
+        <location filename="../processing/parameter_help.py" line="384"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="372"/>
+        <location filename="../processing/parameter_help.py" line="387"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="376"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="380"/>
+        <location filename="../processing/parameter_help.py" line="395"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="383"/>
+        <location filename="../processing/parameter_help.py" line="398"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="384"/>
+        <location filename="../processing/parameter_help.py" line="399"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="388"/>
+        <location filename="../processing/parameter_help.py" line="403"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="406"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="392"/>
+        <location filename="../processing/parameter_help.py" line="407"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="393"/>
+        <location filename="../processing/parameter_help.py" line="408"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="412"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="401"/>
+        <location filename="../processing/parameter_help.py" line="416"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="402"/>
+        <location filename="../processing/parameter_help.py" line="417"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="405"/>
+        <location filename="../processing/parameter_help.py" line="420"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="408"/>
+        <location filename="../processing/parameter_help.py" line="423"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="411"/>
+        <location filename="../processing/parameter_help.py" line="426"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="412"/>
+        <location filename="../processing/parameter_help.py" line="427"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="413"/>
+        <location filename="../processing/parameter_help.py" line="428"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="414"/>
+        <location filename="../processing/parameter_help.py" line="429"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="415"/>
+        <location filename="../processing/parameter_help.py" line="430"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="416"/>
+        <location filename="../processing/parameter_help.py" line="431"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="419"/>
+        <location filename="../processing/parameter_help.py" line="434"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="420"/>
+        <location filename="../processing/parameter_help.py" line="435"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="421"/>
+        <location filename="../processing/parameter_help.py" line="436"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="422"/>
+        <location filename="../processing/parameter_help.py" line="437"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="423"/>
+        <location filename="../processing/parameter_help.py" line="438"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="424"/>
+        <location filename="../processing/parameter_help.py" line="439"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="425"/>
+        <location filename="../processing/parameter_help.py" line="440"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="426"/>
+        <location filename="../processing/parameter_help.py" line="441"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="427"/>
+        <location filename="../processing/parameter_help.py" line="442"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="428"/>
+        <location filename="../processing/parameter_help.py" line="443"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="429"/>
+        <location filename="../processing/parameter_help.py" line="444"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="430"/>
+        <location filename="../processing/parameter_help.py" line="445"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="431"/>
+        <location filename="../processing/parameter_help.py" line="446"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="433"/>
+        <location filename="../processing/parameter_help.py" line="448"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="436"/>
+        <location filename="../processing/parameter_help.py" line="451"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="437"/>
+        <location filename="../processing/parameter_help.py" line="452"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="438"/>
+        <location filename="../processing/parameter_help.py" line="453"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="439"/>
+        <location filename="../processing/parameter_help.py" line="454"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="440"/>
+        <location filename="../processing/parameter_help.py" line="455"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="441"/>
+        <location filename="../processing/parameter_help.py" line="456"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="442"/>
+        <location filename="../processing/parameter_help.py" line="457"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="443"/>
+        <location filename="../processing/parameter_help.py" line="458"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="444"/>
+        <location filename="../processing/parameter_help.py" line="459"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="445"/>
+        <location filename="../processing/parameter_help.py" line="460"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="446"/>
+        <location filename="../processing/parameter_help.py" line="461"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="447"/>
+        <location filename="../processing/parameter_help.py" line="462"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="448"/>
+        <location filename="../processing/parameter_help.py" line="463"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="451"/>
+        <location filename="../processing/parameter_help.py" line="466"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="452"/>
+        <location filename="../processing/parameter_help.py" line="467"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="478"/>
+        <location filename="../processing/parameter_help.py" line="493"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="479"/>
+        <location filename="../processing/parameter_help.py" line="494"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="480"/>
+        <location filename="../processing/parameter_help.py" line="495"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="481"/>
+        <location filename="../processing/parameter_help.py" line="496"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="482"/>
+        <location filename="../processing/parameter_help.py" line="497"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="487"/>
+        <location filename="../processing/parameter_help.py" line="502"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="488"/>
+        <location filename="../processing/parameter_help.py" line="503"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="491"/>
+        <location filename="../processing/parameter_help.py" line="506"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
@@ -6973,32 +6973,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="454"/>
+        <location filename="../processing/parameter_help.py" line="469"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="463"/>
+        <location filename="../processing/parameter_help.py" line="478"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="466"/>
+        <location filename="../processing/parameter_help.py" line="481"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="470"/>
+        <location filename="../processing/parameter_help.py" line="485"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="474"/>
+        <location filename="../processing/parameter_help.py" line="489"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="483"/>
+        <location filename="../processing/parameter_help.py" line="498"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
@@ -7278,7 +7278,7 @@ Lancer l'enquête ?</translation>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="459"/>
+        <location filename="../processing/parameter_help.py" line="474"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
@@ -7293,7 +7293,7 @@ Lancer l'enquête ?</translation>
         <translation>Impossible d'écrire les entités de la sortie : {error}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="365"/>
+        <location filename="../ui/outputs.py" line="372"/>
         <source>unknown error</source>
         <translation>erreur inconnue</translation>
     </message>
@@ -7313,7 +7313,7 @@ Lancer l'enquête ?</translation>
         <translation>La forme d'une région n'a pas pu être convertie en multipolygone.</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="365"/>
+        <location filename="../ui/outputs.py" line="372"/>
         <source>The project could not be saved ({error}): save it again with Project → Save before closing QGIS.</source>
         <translation>Le projet n'a pas pu être enregistré ({error}) : enregistrez-le à nouveau avec Projet → Enregistrer avant de fermer QGIS.</translation>
     </message>
@@ -7583,77 +7583,77 @@ Lancer l'enquête ?</translation>
         <translation>Inférence par lots de Mistral</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="221"/>
+        <location filename="../processing/parameter_help.py" line="236"/>
         <source>The points whose requests go into the batch.</source>
         <translation>Les points dont les requêtes vont dans le lot.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="222"/>
+        <location filename="../processing/parameter_help.py" line="237"/>
         <source>Whose batch API: the provider preset&apos;s, or OpenAI&apos;s (also Azure OpenAI), Anthropic&apos;s, Gemini&apos;s or Mistral&apos;s.</source>
         <translation>L'API de lots à utiliser : celle du fournisseur prédéfini, ou celle d'OpenAI (aussi Azure OpenAI), d'Anthropic, de Gemini ou de Mistral.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="226"/>
+        <location filename="../processing/parameter_help.py" line="241"/>
         <source>The batch API&apos;s base URL (empty: the provider&apos;s; an Azure OpenAI resource).</source>
         <translation>L'URL de base de l'API de lots (vide : celle du fournisseur ; une ressource Azure OpenAI).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="229"/>
+        <location filename="../processing/parameter_help.py" line="244"/>
         <source>The most tokens queued in open batches (OpenAI&apos;s per-account limit); 0: no limit.</source>
         <translation>Le plus de jetons en file dans les lots ouverts (la limite par compte d'OpenAI) ; 0 : pas de limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="232"/>
+        <location filename="../processing/parameter_help.py" line="247"/>
         <source>The most requests one batch holds (0: the provider&apos;s).</source>
         <translation>Le plus de requêtes qu'un lot contient (0 : la limite du fournisseur).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="233"/>
+        <location filename="../processing/parameter_help.py" line="248"/>
         <source>Only print the requests, batches and cost at the batch price; send nothing.</source>
         <translation>Afficher seulement les requêtes, les lots et le coût au prix des lots ; ne rien envoyer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="236"/>
+        <location filename="../processing/parameter_help.py" line="251"/>
         <source>The GeoPackage that records the batches and receives the rated layers.</source>
         <translation>Le GeoPackage qui enregistre les lots et reçoit les couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="239"/>
+        <location filename="../processing/parameter_help.py" line="254"/>
         <source>The GeoPackage whose batches table is polled.</source>
         <translation>Le GeoPackage dont la table batches est interrogée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="240"/>
+        <location filename="../processing/parameter_help.py" line="255"/>
         <source>The QGIS authentication configuration holding the provider&apos;s API key.</source>
         <translation>La configuration d'authentification QGIS qui contient la clé d'API du fournisseur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="243"/>
+        <location filename="../processing/parameter_help.py" line="258"/>
         <source>The answer cache (empty: the one the batches were submitted with).</source>
         <translation>Le cache des réponses (vide : celui de la soumission des lots).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="246"/>
+        <location filename="../processing/parameter_help.py" line="261"/>
         <source>The batch API&apos;s base URL (empty: as submitted).</source>
         <translation>L'URL de base de l'API de lots (vide : celle de la soumission).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="247"/>
+        <location filename="../processing/parameter_help.py" line="262"/>
         <source>The most tokens queued in open batches when waiting ones are submitted; 0: no limit.</source>
         <translation>Le plus de jetons en file dans les lots ouverts quand les lots en attente sont soumis ; 0 : pas de limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="250"/>
+        <location filename="../processing/parameter_help.py" line="265"/>
         <source>Cancel the open batches; the next poll imports what came back.</source>
         <translation>Annuler les lots ouverts ; la prochaine interrogation importe ce qui est revenu.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="251"/>
+        <location filename="../processing/parameter_help.py" line="266"/>
         <source>Once every batch has ended, send what is missing as a new batch.</source>
         <translation>Une fois tous les lots terminés, envoyer ce qui manque dans un nouveau lot.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="254"/>
+        <location filename="../processing/parameter_help.py" line="269"/>
         <source>Once every batch has ended, send what is missing live and write the layers.</source>
         <translation>Une fois tous les lots terminés, envoyer en direct ce qui manque et écrire les couches.</translation>
     </message>
@@ -8038,7 +8038,7 @@ Lancer l'enquête ?</translation>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, {w}). Approximation normale : z = {zn:.2f}, p bilatérale = {pn:.4f}. Test par permutations ({perm} permutations) : z = {zs:.2f}, pseudo-p unilatérale = {ps:.4f}. Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="337"/>
+        <location filename="../ui/overlay_tab.py" line="374"/>
         <source>Global Moran's I = {i:.3f} over {n} units (permutation test: z = {z:.2f}, one-sided p = {p:.3f}); {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} sur {n} unités (test par permutations : z = {z:.2f}, p unilatérale = {p:.3f}) ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -8071,6 +8071,101 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/survey_job.py" line="58"/>
         <source>Sampled score: each prompt is asked {k} times at temperature 1, so up to {k} requests per point and topic. Up to {p} requests first find out whether the endpoint returns {k} answers to one request; if it does, each prompt is one request.</source>
         <translation>Score échantillonné : chaque prompt est posé {k} fois à la température 1, soit jusqu'à {k} requêtes par point et par thème. Jusqu'à {p} requêtes vérifient d'abord si le point d'accès renvoie {k} réponses à une seule requête ; si oui, chaque prompt ne coûte qu'une requête.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="205"/>
+        <source>The points to compare (their pid is kept).</source>
+        <translation>Les points à comparer (leur pid est conservé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="206"/>
+        <source>What the model compares the points on, one ranked layer each (separated by ;).</source>
+        <translation>Ce sur quoi le modèle compare les points, une couche classée chacun (séparés par ;).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="209"/>
+        <source>How many other points each point is compared with at least (every pair when the points are fewer); each pair is asked in both orders.</source>
+        <translation>Avec combien d&apos;autres points chaque point est comparé au moins (toutes les paires quand les points sont moins nombreux) ; chaque paire est demandée dans les deux ordres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="213"/>
+        <source>The seed of the pair design: the same seed gives the same pairs.</source>
+        <translation>La graine du plan de paires : la même graine donne les mêmes paires.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="216"/>
+        <source>The GeoPackage of the ranked layers (one per topic), the comparisons and the runs table.</source>
+        <translation>Le GeoPackage des couches classées (une par thème), des comparaisons et de la table des exécutions.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="34"/>
+        <source>Pairwise survey</source>
+        <translation>Enquête par paires</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="39"/>
+        <source>Asks a large language model, for pairs of points, which of the two has a higher value of each topic ('Location A: … Location B: … Answer with the letter A or B'), each pair in both orders, over a connected design in which every point meets at least OPPONENTS others (every pair when there are few points). The choices are ranked with a Bradley–Terry model with an order effect (the model's leaning to the place named first, reported in the log): one rated points layer per topic whose score is the strength on the 0–9 scale by the stated mapping 9·σ(s) (nine times the chance the point is chosen over a point of mean strength), with its standard error and the comparisons it took part in, so ranks, ground truth, metrics and maps work as for a rating survey (MAD, Gini and B through that mapping only), and a comparisons table holding every prompt and answer. Answers are cached.</source>
+        <translation>Demande à un grand modèle de langage, pour des paires de points, lequel des deux a la valeur la plus élevée de chaque thème (« Location A: … Location B: … Answer with the letter A or B »), chaque paire dans les deux ordres, sur un plan connexe où chaque point rencontre au moins OPPONENTS autres (toutes les paires quand les points sont peu nombreux). Les choix sont classés par un modèle de Bradley–Terry avec effet d&apos;ordre (la préférence du modèle pour le lieu nommé en premier, indiquée dans le journal) : une couche de points notés par thème dont le score est la force sur l&apos;échelle 0–9 par la correspondance déclarée 9·σ(s) (neuf fois la probabilité que le point soit choisi face à un point de force moyenne), avec son erreur type et le nombre de comparaisons auxquelles il a pris part, de sorte que rangs, vérité terrain, métriques et cartes fonctionnent comme pour une enquête de notes (MAD, Gini et B seulement via cette correspondance), et une table des comparaisons contenant chaque invite et chaque réponse. Les réponses sont mises en cache.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="54"/>
+        <source>Points to compare</source>
+        <translation>Points à comparer</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="63"/>
+        <source>Opponents per point</source>
+        <translation>Adversaires par point</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="69"/>
+        <source>Seed of the pair design</source>
+        <translation>Graine du plan de paires</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="77"/>
+        <source>Ranked points GeoPackage</source>
+        <translation>GeoPackage des points classés</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="82"/>
+        <source>Ranked layers</source>
+        <translation>Couches classées</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="83"/>
+        <source>Answered comparisons</source>
+        <translation>Comparaisons répondues</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="113"/>
+        <source>A pairwise survey needs at least two points.</source>
+        <translation>Une enquête par paires demande au moins deux points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="117"/>
+        <source>This run is {n} requests ({p} pairs × 2 orders × {k} topic(s)), more than the largest run allowed, {m} (MAX_REQUESTS). Ask for fewer points or opponents (OPPONENTS), or raise MAX_REQUESTS to run it.</source>
+        <translation>Cette exécution compte {n} requêtes ({p} paires × 2 ordres × {k} thème(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Demandez moins de points ou d&apos;adversaires (OPPONENTS), ou augmentez MAX_REQUESTS pour la lancer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="131"/>
+        <source>Comparing {n} points in {p} pairs, both orders, on {k} topic(s) with {model}: {r} prompts.</source>
+        <translation>Comparaison de {n} points en {p} paires, dans les deux ordres, sur {k} thème(s) avec {model} : {r} invites.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="162"/>
+        <source>{topic}: no comparison was answered.</source>
+        <translation>{topic} : aucune comparaison n&apos;a reçu de réponse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="165"/>
+        <source>{topic}: {a} of {n} comparisons answered; order effect (log-odds of choosing the place named first) {h:+.2f} ± {se:.2f}.</source>
+        <translation>{topic} : {a} comparaisons sur {n} répondues ; effet d&apos;ordre (log-cote de choisir le lieu nommé en premier) {h:+.2f} ± {se:.2f}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="171"/>
+        <source>Writing the ranked layers…</source>
+        <translation>Écriture des couches classées…</translation>
     </message>
 </context>
 <context>

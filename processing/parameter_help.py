@@ -202,6 +202,21 @@ def _specific():
         "ratelocations/OUTPUT": tr(
             "The GeoPackage of the rated layers (one per topic) and the runs table."
         ),
+        "pairwisesurvey/INPUT": tr("The points to compare (their pid is kept)."),
+        "pairwisesurvey/TOPICS": tr(
+            "What the model compares the points on, one ranked layer each (separated by ;)."
+        ),
+        "pairwisesurvey/OPPONENTS": tr(
+            "How many other points each point is compared with at least (every pair when "
+            "the points are fewer); each pair is asked in both orders."
+        ),
+        "pairwisesurvey/SEED": tr(
+            "The seed of the pair design: the same seed gives the same pairs."
+        ),
+        "pairwisesurvey/OUTPUT": tr(
+            "The GeoPackage of the ranked layers (one per topic), the comparisons and the runs "
+            "table."
+        ),
         "exportbatch/INPUT": tr("The points whose requests are exported."),
         "exportbatch/MAX_REQUESTS": tr("The most requests one file holds (OpenAI's cap: 50,000)."),
         "exportbatch/MAX_MB": tr("The largest file in megabytes (OpenAI's cap: 200)."),

@@ -25,6 +25,7 @@ def algorithm_classes():
     from .algorithms.hotspots import HotspotsAlgorithm
     from .algorithms.import_batch import ImportBatchAlgorithm
     from .algorithms.import_ratings import ImportRatingsAlgorithm
+    from .algorithms.pairwise_survey import PairwiseSurveyAlgorithm
     from .algorithms.poll_batches import PollBatchesAlgorithm
     from .algorithms.probes import ProbesAlgorithm
     from .algorithms.rate_locations import RateLocationsAlgorithm
@@ -37,6 +38,7 @@ def algorithm_classes():
     classes += [
         SamplePointsAlgorithm,
         RateLocationsAlgorithm,
+        PairwiseSurveyAlgorithm,
         SampleGroundTruthAlgorithm,
         BiasMetricsAlgorithm,
         ImportRatingsAlgorithm,

@@ -113,6 +113,18 @@ def chat_response(prompt: str, logprobs: bool, text: str | None = None) -> dict:
     return out
 
 
+_PAIR_COORDS = re.compile(r"Location ([AB]): .*\((-?\d+\.\d+), (-?\d+\.\d+)\)")
+
+
+def northern_choice(prompt: str, leaning_deg: float = 15.0) -> str:
+    """A pairwise answer (core/survey/pairwise.py): the place further north, and A when the
+    two are within `leaning_deg` degrees of latitude (a leaning to the first-named place)."""
+    lat = {m[0]: float(m[1]) for m in _PAIR_COORDS.findall(prompt)}
+    if abs(lat["A"] - lat["B"]) < leaning_deg:
+        return "A"
+    return "A" if lat["A"] > lat["B"] else "B"
+
+
 def numbered_choice(prompt: str, j: int) -> dict:
     """Choice j of an n > 1 answer: the prompt's rating plus j, mod 10."""
     rating = (prompt_rating(prompt) + j) % 10

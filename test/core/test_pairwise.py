@@ -1,8 +1,6 @@
 """The pairwise survey (issue 36 item 2): both orders of a connected design asked through the
 engine, choices read, Bradley–Terry strengths that recover the order the fake model follows."""
 
-import re
-
 import numpy as np
 import pytest
 
@@ -18,17 +16,7 @@ from geobias.core.survey.pairwise import (
 )
 from geobias.core.survey.run import RunStats
 from geobias.test.faultserver import FaultServer
-
-COORDS = re.compile(r"Location ([AB]): .*\((-?\d+\.\d+), (-?\d+\.\d+)\)")
-
-
-def northern(prompt: str) -> str:
-    """A fake model that picks the place further north, and A when they are within 15 degrees
-    (a leaning to the first-named place)."""
-    lat = {m[0]: float(m[1]) for m in COORDS.findall(prompt)}
-    if abs(lat["A"] - lat["B"]) < 15:
-        return "A"
-    return "A" if lat["A"] > lat["B"] else "B"
+from geobias.test.faultserver import northern_choice as northern
 
 
 @pytest.mark.parametrize("text, want", [
