@@ -144,11 +144,13 @@ def rows_from_layer(layer):
 
 def merge_scores(rows, score_rows):
     """The GeoBS scores (rows of geobias:geobiasscores' table) added to the metrics rows of
-    the same model, topic and score kind."""
+    the same model, topic and score kind; a row of a prompt language finds its scores under
+    "model [code]", as geobiasscores names them."""
     by_key = {(str(r.get("model")), str(r.get("topic")), str(r.get("score_kind") or "")): r
               for r in score_rows}  # fmt: skip
     for row in rows:
-        found = by_key.get((row["model"], row["topic"], str(row.get("score_kind") or "")))
+        model = f"{row['model']} [{row['language']}]" if row.get("language") else row["model"]
+        found = by_key.get((model, row["topic"], str(row.get("score_kind") or "")))
         if found is not None:
             for name in ("ssi", *SRI_PARTS):
                 row[name] = found.get(name)

@@ -6,7 +6,7 @@ import sqlite3
 import sys
 
 import pytest
-from qgis.core import QgsGeometry, QgsProject, QgsVectorLayer
+from qgis.core import QgsGeometry, QgsLayoutItemLabel, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
 from geobias.core.survey.languages import get_language
@@ -189,3 +189,37 @@ def test_the_compare_tab_compares_two_languages(dock, tmp_path):
     assert spread.renderer().classAttribute() == "rank_spread"
     values = [f["rank_spread"] for f in spread.getFeatures()]
     assert len(values) == 12 and all(0 <= v <= 1 for v in values) and max(values) > 0
+
+
+def test_each_languages_row_shows_the_ssi_its_report_prints(dock, monkeypatch, tmp_path):
+    """Issue 35: the GeoBS scores of a layer asked in a prompt language are named "model
+    [code]"; its Results row shows them (it showed "–"), the number its report prints."""
+    with FaultServer() as fs:
+        save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault-ssi", concurrency=2)])
+        dock.ui.nameEdit.setText("languages ssi")
+        dock.area.drawn = QgsGeometry.fromWkt("POLYGON((-10 36,30 36,30 60,-10 60,-10 36))")
+        dock.area.drawRadio.setChecked(True)
+        dock.area.nPointsSpin.setValue(40)
+        dock.area.methodCombo.setCurrentIndex(dock.area.methodCombo.findData("uniform"))
+        dock.survey.set_checked_topics([TOPIC])
+        dock.survey.refresh_models({"stub"})
+        countries = QgsVectorLayer(COUNTRIES, "countries", "ogr")
+        assert QgsProject.instance().addMapLayer(countries)
+        dock.survey.truth[TOPIC] = (countries.id(), "infant_mortality")
+        check(dock.survey, "en", "fr")
+        monkeypatch.setattr(dock.survey_job, "confirm", lambda plan: True)
+        dock.survey_job.run()
+        wait_for(lambda: dock.panel.task is None)
+    rows = dock.results.metrics.rows
+    assert sorted(r["language"] for r in rows) == ["en", "fr"]
+    for row in rows:
+        ssi = row["ssi"]
+        assert ssi is not None and ssi == ssi, row
+        layer = dock.results._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                          row["language"])  # fmt: skip
+        report = survey_plan.run_algorithm("geobias:report", {
+            "INPUT": layer.source(), "DPI": 30, "N_BOOT": 50,
+            "OUTPUT": str(tmp_path / f"report_{row['language']}.pdf")})  # fmt: skip
+        layout = QgsProject.instance().layoutManager().layoutByName(report["LAYOUT"])
+        texts = " ".join(i.text() for i in layout.items() if isinstance(i, QgsLayoutItemLabel))
+        assert f"SSI {ssi:.2f} nats (" in texts
