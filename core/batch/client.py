@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import requests
 
+from ..engine.throttle import parse_retry_after
 from ..messages import Message
 
 DEFAULT_BASES = {
@@ -132,8 +133,8 @@ class BatchClient:
                 self.sleep(min(60.0, 2.0**attempt))
                 continue
             if r.status_code in RETRY_STATUS and attempt < self.max_retries:
-                wait = r.headers.get("Retry-After")
-                self.sleep(float(wait) if wait and wait.isdigit() else min(60.0, 2.0**attempt))
+                wait = parse_retry_after(r.headers.get("Retry-After"))
+                self.sleep(min(60.0, 2.0**attempt) if wait is None else wait)
                 continue
             if r.status_code >= 400:
                 if r.status_code in (401, 403):

@@ -13,7 +13,6 @@ Retry-After (itself capped at ``10 * cap``); a Retry-After of 0 retries at once.
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import json
 import os
@@ -32,7 +31,14 @@ import urllib3
 
 from ..messages import MESSAGES, Message
 from ..wording import plain_reason
-from .throttle import DEFAULT_PATIENCE_S, REAL_CLOCK, THROTTLE_STATUS, Throttle, ratelimit_wait
+from .throttle import (
+    DEFAULT_PATIENCE_S,
+    REAL_CLOCK,
+    THROTTLE_STATUS,
+    Throttle,
+    parse_retry_after,
+    ratelimit_wait,
+)
 
 __all__ = [
     "PROXY_AUTH",
@@ -307,38 +313,6 @@ def pool_manager(url: str, proxy: str | None, ca_certs: str | None, maxsize: int
 def estimate_tokens(text: str) -> int:
     """Cheap token estimate (about 4 characters per token for English BPE vocabularies)."""
     return max(1, (len(text) + 3) // 4)
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header: a number of seconds or an HTTP date.
-
-    Parameters
-    ----------
-    value : str or None
-        The header's value.
-    now : float, optional
-        The current time (seconds since the epoch) for an HTTP date; default time.time().
-
-    Returns
-    -------
-    float or None
-        Seconds (never negative), None when the header is absent or unreadable.
-    """
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    now = time.time() if now is None else now
-    return max(0.0, when.timestamp() - now)
 
 
 _SHARED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()

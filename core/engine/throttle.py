@@ -10,6 +10,7 @@ single answer. Time is read through a `Clock`, so core tests wait on a fake one.
 
 from __future__ import annotations
 
+import email.utils
 import math
 import re
 import threading
@@ -23,6 +24,7 @@ __all__ = [
     "FakeClock",
     "Throttle",
     "parse_duration",
+    "parse_retry_after",
     "ratelimit_wait",
 ]
 
@@ -66,21 +68,59 @@ class FakeClock(Clock):
 _PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
-def parse_duration(value: str | None) -> float | None:
-    """Seconds from a rate-limit reset header: "1s", "6m0s", "59.5ms", "1h2m3s" (OpenAI's form)
-    or a plain number of seconds; None when absent or unreadable."""
+def _wait_header(value: str | None, other: Callable[[str], float | None]) -> float | None:
+    """Seconds from a wait header: a plain number of seconds (never negative), else what
+    `other` reads from the stripped text; None when absent or unreadable."""
     if not value:
         return None
     value = value.strip()
     try:
         return max(0.0, float(value))
     except ValueError:
-        pass
-    parts = _PART.findall(value)
-    if not parts or "".join(a + b for a, b in parts) != value.replace(" ", ""):
+        return other(value)
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: a number of seconds or an HTTP date.
+
+    Parameters
+    ----------
+    value : str or None
+        The header's value.
+    now : float, optional
+        The current time (seconds since the epoch) for an HTTP date; default time.time().
+
+    Returns
+    -------
+    float or None
+        Seconds (never negative), None when the header is absent or unreadable.
+    """
+
+    def until(text: str) -> float | None:
+        try:
+            when = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError):
+            return None
+        if when is None:
+            return None
+        return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+    return _wait_header(value, until)
+
+
+def _go_duration(text: str) -> float | None:
+    """Seconds of a Go-style duration ("6m0s", "59.5ms"); None if the text is not one."""
+    parts = _PART.findall(text)
+    if not parts or "".join(a + b for a, b in parts) != text.replace(" ", ""):
         return None
     scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
     return sum(float(a) * scale[b] for a, b in parts)
+
+
+def parse_duration(value: str | None) -> float | None:
+    """Seconds from a rate-limit reset header: "1s", "6m0s", "59.5ms", "1h2m3s" (OpenAI's form)
+    or a plain number of seconds; None when absent or unreadable."""
+    return _wait_header(value, _go_duration)
 
 
 def ratelimit_wait(headers) -> float | None:
