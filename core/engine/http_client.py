@@ -129,13 +129,17 @@ class RequestError(RuntimeError):
 
 
 class TransientError(Exception):
-    """A failure worth retrying; carries the server's Retry-After in seconds if given, and how
-    the attempt failed (`cause`; None: not a fault of the endpoint, e.g. an option it lacks)."""
+    """A failure worth retrying; carries the server's Retry-After in seconds if given, how the
+    attempt failed (`cause`; None: not a fault of the endpoint, e.g. an option it lacks) and
+    whether the server's ``x-ratelimit-*`` headers named its rate (`rate_named`; else a
+    throttled attempt makes the run learn the rate, see core/engine/throttle.py)."""
 
-    def __init__(self, message: str, retry_after: float | None = None, cause: Cause | None = None):
+    def __init__(self, message: str, retry_after: float | None = None, cause: Cause | None = None,
+                 rate_named: bool = False):  # fmt: skip
         super().__init__(message)
         self.retry_after = retry_after
         self.cause = cause
+        self.rate_named = rate_named
 
 
 class EndpointStoppedError(EndpointError):
@@ -198,6 +202,7 @@ def status_error(response, host: str, text: str) -> Exception:
         Message("http.status", status=status, text=text),
         retry_after,
         Cause("status", status, throttled=throttled),
+        rate_named=reset is not None or bool(headers.get("x-ratelimit-limit-requests")),
     )
 
 
@@ -687,7 +692,8 @@ class HttpClient:
                     wait = e.retry_after
                     if wait is None:
                         wait = self.backoff(min(throttle.backoff_step(), 16), None)
-                    if throttle.throttled(e.cause, wait) is not None:
+                    # A 429 that names no rate (x-ratelimit-*): the throttle learns the rate.
+                    if throttle.throttled(e.cause, wait, pace=not e.rate_named) is not None:
                         self._check_throttle()
                     continue  # the wait happens in throttle.enter, for every request
                 self._observe(e.cause)

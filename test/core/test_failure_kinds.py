@@ -2,6 +2,7 @@
 are recorded and the run goes on, throttling is waited out (a fake clock: no real wait), a
 spent quota stops at once, and patience has an end with a true sentence about Resume."""
 
+import math
 import time
 
 import pytest
@@ -200,3 +201,80 @@ def test_aimd_halves_on_throttling_and_climbs_back_with_answers():
     clock.sleep(60)
     assert t.throttled(Cause("status", 429, throttled=True), 60.0) is not None
     assert not t.enter()
+
+
+def test_a_429_naming_no_rate_cuts_the_learned_rate_which_climbs_back_with_answers():
+    clock = FakeClock()
+    t = Throttle(4, patience_s=100, clock=clock)
+    for _ in range(100):  # 10 s answered at 10 a second (600 a minute)
+        assert t.enter()
+        clock.sleep(0.1)
+        t.leave(answered=True)
+    assert t.pace_rate() is None  # unpaced until a 429 names no rate
+    too_many = Cause("status", 429, throttled=True)
+    t.throttled(too_many, 1.0, pace=True)
+    assert t.pace_rate() == pytest.approx(0.9 * 600, rel=0.02)
+    for _ in range(3):  # the 429s of the same window (requests in flight) cut once
+        t.throttled(too_many, 1.0, pace=True)
+    assert t.pace_rate() == pytest.approx(0.9 * 600, rel=0.02)
+    start = clock.now()
+    for _ in range(60 * 9):  # a minute of answers at the learned rate: requests are spaced
+        assert t.enter()
+        t.leave(answered=True)
+    # The 1 s wait, then 540 answers spaced at 9 a second rising to 9.9: no burst.
+    assert 1 + 540 / 9.9 < clock.now() - start < 1 + 540 / 9
+    assert t.pace_rate() == pytest.approx(1.1 * 0.9 * 600, rel=0.02)  # +10% a minute
+
+
+def test_a_429_naming_its_rate_leaves_the_requests_unpaced():
+    clock = FakeClock()
+    t = Throttle(4, patience_s=100, clock=clock)
+    assert t.enter()
+    t.leave(answered=True)
+    t.throttled(Cause("status", 429, throttled=True), 1.0)
+    assert t.pace_rate() is None
+    named = {"x-ratelimit-limit-requests": "600", "x-ratelimit-remaining-requests": "0",
+             "x-ratelimit-reset-requests": "0.1s"}  # fmt: skip
+    assert status_error(_Response(429, named), "h", "").rate_named
+    assert not status_error(_Response(429, {"Retry-After": "1"}), "h", "").rate_named
+    assert not status_error(_Response(429), "h", "").rate_named
+
+
+def bucket_run(pace, n=1500, rpm=600.0):
+    """`n` requests on a fake clock against a token bucket of `rpm` (burst rpm/60, 429 with a
+    whole-second Retry-After beyond it, no rate headers: FaultServer's throttle): the share of
+    the rate answered and of requests answered 429 after the first minute, and the learned
+    rates after each 429."""
+    clock = FakeClock(0.0)
+    t = Throttle(4, patience_s=1800, clock=clock)
+    rate = burst = rpm / 60.0
+    tokens, last, answers, throttled, learned = burst, 0.0, [], [], []
+    while len(answers) < n:
+        assert t.enter()
+        now = clock.now()
+        tokens, last = min(burst, tokens + (now - last) * rate), now
+        clock.sleep(0.002)
+        if tokens >= 1:
+            tokens -= 1
+            t.leave(answered=True)
+            answers.append(now)
+        else:
+            t.leave()
+            throttled.append(now)
+            wait = max(1, math.ceil((1 - tokens) / rate))
+            t.throttled(Cause("status", 429, throttled=True), wait, pace=pace)
+            learned.append(t.pace_rate())
+    late = [a for a in answers if a >= 60]
+    late_429 = [a for a in throttled if a >= 60]
+    share = len(late) / (clock.now() - 60) * 60 / rpm
+    return share, len(late_429) / (len(late) + len(late_429)), learned, t.pace_rate()
+
+
+def test_the_learned_rate_settles_below_the_servers_and_rises_again():
+    share, late_429, learned, end = bucket_run(pace=True)
+    # After the first 429s' burst the rate is learned below R: few 429s, most of R answered.
+    assert late_429 <= 0.05 and share >= 0.9
+    assert learned[-1] < 600 and min(learned[3:]) > 400
+    assert end > learned[-1]  # and it rose again while answers came
+    unpaced_share, unpaced_429, _, _ = bucket_run(pace=False, n=900)
+    assert unpaced_429 > 0.05  # each Retry-After ended in a burst that drew the next 429
