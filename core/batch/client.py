@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import requests
 
+from ..engine.http_client import RETRY_STATUS
 from ..engine.throttle import parse_retry_after
 from ..messages import Message
 
@@ -26,7 +27,6 @@ DEFAULT_BASES = {
 }
 ANTHROPIC_VERSION = "2023-06-01"
 ENDED = ("completed", "failed", "expired", "cancelled")
-RETRY_STATUS = (408, 409, 429, 500, 502, 503, 504, 529)
 
 
 @dataclass
@@ -122,6 +122,8 @@ class BatchClient:
     def _call(self, method: str, path: str, *, expect_json=True, **kw):
         url = path if path.startswith("http") else self.base + path
         host = url.split("/")[2]
+        # Not HttpClient.retrying: that shares a run's Throttle, rate limits and failure streak
+        # over urllib3 JSON posts; a batch call is one lone requests call (multipart, streamed).
         for attempt in range(self.max_retries + 1):
             self.n_requests += 1
             try:

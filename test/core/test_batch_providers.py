@@ -286,23 +286,40 @@ def test_exported_shards_are_vllm_run_batch_input_and_its_output_imports(tmp_pat
     assert estimate(spec, None, cache).n_requests == 0
 
 
+class Answer:
+    """A canned requests.Response for BatchClient._call."""
+
+    def __init__(self, status, headers=None):
+        self.status_code, self.headers, self.text = status, headers or {}, ""
+
+    def json(self):
+        return {"id": "batch_1", "status": "validating"}
+
+
+def scripted(clock, *answers):
+    """A BatchClient whose session answers `answers` in turn (no server)."""
+    client = BatchClient("openai", "sk-x", "http://127.0.0.1:9/v1", sleep=clock.sleep)
+    queue = list(answers)
+    client.session.request = lambda *a, **kw: queue.pop(0)
+    return client
+
+
 def test_a_429_waits_the_servers_retry_after_in_seconds_or_as_a_date():
     """The batch client reads Retry-After as the engine does (engine.throttle.parse_retry_after):
     a decimal number of seconds and an HTTP date are waited, not replaced by the back-off."""
     import email.utils
 
-    class Answer:
-        def __init__(self, status, headers=None):
-            self.status_code, self.headers, self.text = status, headers or {}, ""
-
-        def json(self):
-            return {"id": "batch_1", "status": "validating"}
-
     date = email.utils.formatdate(time.time() + 30, usegmt=True)
     for header, low, high in (("1.5", 1.5, 1.5), (date, 28.0, 31.0)):
         clock = Clock()
-        client = BatchClient("openai", "sk-x", "http://127.0.0.1:9/v1", sleep=clock.sleep)
-        answers = [Answer(429, {"Retry-After": header}), Answer(200)]
-        client.session.request = lambda *a, _answers=answers, **kw: _answers.pop(0)
+        client = scripted(clock, Answer(429, {"Retry-After": header}), Answer(200))
         assert client.status("batch_1").status == "validating"
         assert len(clock.slept) == 1 and low <= clock.slept[0] <= high
+
+
+@pytest.mark.parametrize("status", [425, 520, 522, 524])
+def test_the_statuses_the_engine_retries_are_retried_by_the_batch_client(status):
+    """One list of statuses worth another attempt (engine.http_client.RETRY_STATUS)."""
+    clock = Clock()
+    client = scripted(clock, Answer(status), Answer(200))
+    assert client.status("batch_1").status == "validating" and clock.slept == [1.0]
