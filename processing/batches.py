@@ -1,6 +1,8 @@
-"""The QGIS side of provider batches (core/batch): the batch API a connection goes to, its
-client on QGIS's network settings, the `batches` table of an output GeoPackage, and the points
-a batch was submitted for, kept in that GeoPackage so the layers can be written a day later."""
+"""The QGIS side of batches (core/batch, core/survey/batch): the survey cache and the pending
+requests that the export and the provider submission both start from, the batch API a
+connection goes to, its client on QGIS's network settings, the `batches` table of an output
+GeoPackage, and the points a batch was submitted for, kept in that GeoPackage so the layers can
+be written a day later."""
 
 import os
 
@@ -9,10 +11,42 @@ from qgis.core import QgsProcessingException
 from ..core.batch.client import BatchClient
 from ..core.batch.formats import FORMATS
 from ..core.batch.jobs import JobStore
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .gpkg import open_gpkg, write_points_layer
 
 POINTS_LAYER = "batch_points"
+
+
+def open_cache(path):
+    """The survey cache at `path`; a QgsProcessingException in words when it cannot be opened."""
+    from ..core.engine.cache import CacheError, SurveyCache
+
+    try:
+        return SurveyCache(path)
+    except CacheError as err:
+        raise QgsProcessingException(message_text(err)) from err
+
+
+def pending_requests(points, prompt, endpoint, cache):
+    """[(endpoint, cache key, body)] of the requests the cache does not answer yet, for the
+    points (lon, lat, pids) on the prompt's topics in every one of its languages (each with its
+    own grammar), each key once: a batch line's custom_id is its cache key, whatever its
+    language."""
+    from ..core.geo.gazetteer import Gazetteer
+    from ..core.survey.batch import pending_requests as survey_pending
+    from ..core.survey.language_runs import specs_by_language
+    from ..core.survey.run import SurveySpec
+
+    lon, lat, pids = points
+    spec = SurveySpec(lon, lat, list(prompt.topics), [endpoint], prompt.template, pids)
+    gazetteer = Gazetteer.load()
+    pending, seen = [], set()
+    for one in specs_by_language(spec, prompt.languages):
+        for ep, key, body in survey_pending(one, gazetteer, cache):
+            if key not in seen:
+                seen.add(key)
+                pending.append((ep, key, body))
+    return pending
 
 
 def batch_api(choice, provider):

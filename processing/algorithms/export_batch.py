@@ -14,7 +14,7 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..parameters import Connection, ConnectionParameters, PromptParameters, add_endpoint_parameters
 
@@ -65,17 +65,13 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests exported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.engine.cache import CacheError, SurveyCache
-        from ...core.geo.gazetteer import Gazetteer
-        from ...core.survey.batch import pending_requests, write_batches
-        from ...core.survey.language_runs import specs_by_language
-        from ...core.survey.run import SurveySpec
+        from ...core.survey.batch import write_batches
+        from ..batches import open_cache, pending_requests
         from ..endpoints import default_cache_path, make_endpoint
         from ..rating import read_points
 
         connection = ConnectionParameters.read(self, parameters, context)
         prompt = PromptParameters.read(self, parameters, context)
-        template, topics = prompt.template, prompt.topics
         provider, base_url, model = connection.provider, connection.base_url, connection.model
         if connection.shared_model:
             raise QgsProcessingException(
@@ -87,31 +83,20 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         endpoint = make_endpoint(
             Connection(provider, base_url, model, constraint=connection.constraint)
         )
-        lon, lat, pids = read_points(self, parameters, context)
+        points = read_points(self, parameters, context)
         folder = self.parameterAsString(parameters, "OUTPUT", context)
         caps = {
             "max_requests": self.parameterAsInt(parameters, "MAX_REQUESTS", context),
             "max_bytes": self.parameterAsInt(parameters, "MAX_MB", context) * MB,
         }
-        try:
-            cache = SurveyCache(default_cache_path())
-        except CacheError as err:
-            raise QgsProcessingException(message_text(err)) from err
-        spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
+        cache = open_cache(default_cache_path())
         feedback.pushInfo(
             tr("Writing the pending requests of {n} points on {k} topic(s) for {m}.").format(
-                n=len(lon), k=len(topics), m=endpoint.model
+                n=len(points[0]), k=len(prompt.topics), m=endpoint.model
             )
         )
-        gazetteer = Gazetteer.load()
-        # Every language's requests (each with its own grammar), in one series of files per
-        # model: a request's custom_id is its cache key, whatever its language.
-        pending, seen = [], set()
-        for one in specs_by_language(spec, prompt.languages):
-            for ep, key, body in pending_requests(one, gazetteer, cache):
-                if key not in seen:
-                    seen.add(key)
-                    pending.append((ep, key, body))
+        # Every language's requests in one series of files per model.
+        pending = pending_requests(points, prompt, endpoint, cache)
         files = write_batches(pending, folder, **caps)
         for f in files:
             feedback.pushInfo(

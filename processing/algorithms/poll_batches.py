@@ -85,7 +85,7 @@ class PollBatchesAlgorithm(GeoBiasAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):
         from ...core.batch import jobs as batch_jobs
         from ...core.batch.client import BatchApiError
-        from ..batches import make_client, requests_folder, store
+        from ..batches import make_client, open_cache, requests_folder, store
         from ..endpoints import api_key_from_auth
 
         # Every parameter is read (and refused, naming it) before the table is looked at.
@@ -93,7 +93,7 @@ class PollBatchesAlgorithm(GeoBiasAlgorithm):
         authcfg = self.parameterAsString(parameters, "AUTH_CONFIG", context)
         api_key = api_key_from_auth(authcfg)
         given_cache = self.parameterAsFile(parameters, "CACHE", context)
-        cache = self.open_cache(given_cache) if given_cache else None
+        cache = open_cache(given_cache) if given_cache else None
         batch_url = read_url(self, parameters, "BATCH_URL", context)
         try:
             every = store(gpkg).load() if batch_jobs.has_batches(gpkg) else []
@@ -111,7 +111,7 @@ class PollBatchesAlgorithm(GeoBiasAlgorithm):
         stored = json.loads(every[0].rate_params or "{}")
         cache_path = given_cache or stored.get("CACHE") or \
             CacheParameter.read(self, parameters, context)  # fmt: skip
-        cache = cache or self.open_cache(cache_path)
+        cache = cache or open_cache(cache_path)
         batch_url = batch_url or stored.get("BATCH_URL") or ""
         limit = self.parameterAsInt(parameters, "QUEUED_TOKENS", context) or None
         folder = requests_folder(gpkg) + "/results"
@@ -186,14 +186,6 @@ class PollBatchesAlgorithm(GeoBiasAlgorithm):
         table.save(every)
         result["N_MISSING"] = 0 if live else len(missing)
         return result
-
-    def open_cache(self, path):
-        from ...core.engine.cache import CacheError, SurveyCache
-
-        try:
-            return SurveyCache(path)
-        except CacheError as err:
-            raise QgsProcessingException(message_text(err)) from err
 
     def write_layers(self, stored, authcfg, cache_path, gpkg, context, feedback):
         """'Rate locations' with the submitted settings, from the cache (a request is sent

@@ -105,12 +105,15 @@ class SubmitBatchAlgorithm(GeoBiasAlgorithm):
         from ...core.batch import jobs as batch_jobs
         from ...core.batch.client import BatchApiError
         from ...core.batch.formats import FormatError
-        from ...core.engine.cache import CacheError, SurveyCache
-        from ...core.geo.gazetteer import Gazetteer
-        from ...core.survey.batch import pending_requests
-        from ...core.survey.language_runs import specs_by_language
-        from ...core.survey.run import SurveySpec
-        from ..batches import batch_api, keep_points, make_client, requests_folder, store
+        from ..batches import (
+            batch_api,
+            keep_points,
+            make_client,
+            open_cache,
+            pending_requests,
+            requests_folder,
+            store,
+        )
         from ..endpoints import make_endpoint
         from ..rating import read_points
         from ..runs import public_parameters
@@ -120,10 +123,7 @@ class SubmitBatchAlgorithm(GeoBiasAlgorithm):
         prompt = PromptParameters.read(self, parameters, context)
         batch_url = read_url(self, parameters, "BATCH_URL", context)
         cache_path = CacheParameter.read(self, parameters, context)
-        try:
-            cache = SurveyCache(cache_path)
-        except CacheError as err:
-            raise QgsProcessingException(message_text(err)) from err
+        cache = open_cache(cache_path)
         api = batch_api(BATCH_APIS.key(self.parameterAsEnum(parameters, "BATCH_API", context)),
                         connection.provider)  # fmt: skip
         if connection.provider == "embedded" or not connection.model:
@@ -137,16 +137,9 @@ class SubmitBatchAlgorithm(GeoBiasAlgorithm):
         client = None if estimate_only else make_client(api, connection.api_key, batch_url,
                                                         endpoint)  # fmt: skip
         gpkg = self.parameterAsFileOutput(parameters, OUTPUT, context)
-        lon, lat, pids = read_points(self, parameters, context)
-        spec = SurveySpec(lon, lat, list(prompt.topics), [endpoint], prompt.template, pids)
-        gazetteer = Gazetteer.load()
-        pending, seen = [], set()
-        for one in specs_by_language(spec, prompt.languages):
-            for ep, key, body in pending_requests(one, gazetteer, cache):
-                if key not in seen:
-                    seen.add(key)
-                    pending.append((ep, key, body))
-        held = batch_jobs.leased(cache, seen)
+        lon, lat, pids = points = read_points(self, parameters, context)
+        pending = pending_requests(points, prompt, endpoint, cache)
+        held = batch_jobs.leased(cache, {key for _ep, key, _body in pending})
         if held:
             feedback.pushInfo(tr("{n} requests are held by batches still open: left out.").format(
                 n=len(held)))  # fmt: skip
