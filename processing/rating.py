@@ -391,6 +391,8 @@ def total_stats(stats):
         out.completion_tokens += s.completion_tokens
         if s.cost is not None:
             out.cost = (out.cost or 0.0) + s.cost
+        out.capabilities = out.capabilities or s.capabilities
+        out.add_served(s)
     return out
 
 

@@ -123,8 +123,10 @@ def stats_fields(stats):
     }
 
 
-def run_record(algorithm, parameters, started, endpoint=None, template=None, topics=(), **extra):
-    """One row of the runs table."""
+def run_record(algorithm, parameters, started, endpoint=None, template=None, topics=(),
+               stats=None, **extra):  # fmt: skip
+    """One row of the runs table; `stats` (a core.survey.RunStats): what the run sent, and what
+    its answers said served them (in the manifest)."""
     public = endpoint.public_dict() if endpoint is not None else {}
     public.pop("api_key", None)
     row = {
@@ -148,30 +150,29 @@ def run_record(algorithm, parameters, started, endpoint=None, template=None, top
         "n_cached": 0,
         "n_failed": 0,
     }
+    if stats is not None:
+        row.update(stats_fields(stats))
     row.update(extra)
-    row["manifest"] = json.dumps(run_manifest(row, public, template), sort_keys=True)
+    row["manifest"] = json.dumps(run_manifest(row, public, template, stats), sort_keys=True)
     return row
 
 
-def run_manifest(row, public, template):
+def run_manifest(row, public, template, stats=None):
     """What repeating a run needs beyond its parameters (issue 33): GeoBias's version and commit,
     QGIS and Python, the model file (name, size, SHA-256), the server and its build, the seed,
     the prompt template's SHA-256 and language, constraint, score kind, whether the model name
-    is a moving alias. `capabilities` and `system_fingerprint` stay empty until the endpoint
-    reports them."""
+    is a moving alias, and what the answers said served them (with_served)."""
     from ..core.runtime import manifest as m
 
     provider, model = public.get("provider", ""), public.get("model", "")
     text = getattr(template, "prefix", "") + "\n" + getattr(template, "body", "")
-    return {
+    manifest = {
         "geobias": {"version": plugin_version(), "commit": m.git_commit(PLUGIN_DIR)},
         "qgis": Qgis.QGIS_VERSION,
         "python": m.python_version(),
         "model": {"name": model, "provider": provider, "alias": m.alias_flag(provider, model),
                   **m.model_file_facts(provider, model)},
         "server": m.server_facts(provider) if public else {},
-        "served_model_id": model or None,
-        "system_fingerprint": None,
         "seed": public.get("seed"),
         "constraint": public.get("constraint"),
         "score_kind": row.get("score_kind"),
@@ -179,8 +180,31 @@ def run_manifest(row, public, template):
                      "sha256": m.text_sha256(text) if template is not None else None,
                      "language": row.get("language") or "en"},
         "parameters": json.loads(row.get("parameters") or "{}"),
-        "capabilities": {},
     }  # fmt: skip
+    return with_served(manifest, stats, provider, model)
+
+
+def with_served(manifest, stats, provider, model):
+    """The manifest (a dict) with what the answers of `stats` (a RunStats; None: none) said
+    served them: `served_model_id`, the `model` they reported (the configured name stays in
+    model.name), and `system_fingerprint`, each one value, a list when several were seen (a
+    fingerprint changed mid-run), None when none was; `capabilities` as the answers showed
+    them. `alias` is judged by the reported ids when there are some: the snapshot that answered
+    is what a re-run asks for (gpt-4o answered by gpt-4o-2024-08-06 is pinned)."""
+    from ..core.runtime.manifest import alias_flag
+
+    served = list(getattr(stats, "served_models", None) or [])
+    prints = list(getattr(stats, "fingerprints", None) or [])
+    manifest["served_model_id"] = _one_or_all(served)
+    manifest["system_fingerprint"] = _one_or_all(prints)
+    manifest["capabilities"] = json.loads(getattr(stats, "capabilities", "") or "{}")
+    if served and isinstance(manifest.get("model"), dict):
+        manifest["model"]["alias"] = any(alias_flag(provider, s) for s in served)
+    return manifest
+
+
+def _one_or_all(values):
+    return None if not values else values[0] if len(values) == 1 else values
 
 
 def run_manifest_sha(text):
@@ -196,7 +220,11 @@ def language_records(record, languages, stats, template):
     from ..core.survey.languages import get_language
 
     if list(languages) == ["en"]:
-        return [dict(record, **stats_fields(stats["en"]))]
+        row = dict(record, **stats_fields(stats["en"]))
+        manifest = json.loads(record.get("manifest") or "{}")
+        if manifest:
+            row["manifest"] = _served_json(manifest, record, stats["en"])
+        return [row]
     rows = []
     for code in languages:
         tpl = get_language(code).template(template) if template is not None else None
@@ -205,13 +233,18 @@ def language_records(record, languages, stats, template):
                    template_prefix=getattr(tpl, "prefix", ""),
                    template_body=getattr(tpl, "body", ""))  # fmt: skip
         manifest = json.loads(record.get("manifest") or "{}")
-        if manifest:  # this language's template
+        if manifest:  # this language's template and answers
             text = getattr(tpl, "prefix", "") + "\n" + getattr(tpl, "body", "")
             manifest["template"] = {"name": getattr(tpl, "name", ""), "language": code,
                                     "sha256": run_manifest_sha(text) if tpl else None}  # fmt: skip
-            row["manifest"] = json.dumps(manifest, sort_keys=True)
+            row["manifest"] = _served_json(manifest, record, stats[code])
         rows.append(row)
     return rows
+
+
+def _served_json(manifest, record, stats):
+    with_served(manifest, stats, record.get("provider", ""), record.get("model", ""))
+    return json.dumps(manifest, sort_keys=True)
 
 
 def append_runs(path, rows):

@@ -169,6 +169,8 @@ class FaultServer:
         poison_fault: str = "reset",
         honour_n: bool = False,
         answer=None,
+        model: str = "fault",
+        fingerprints: dict[int, str] | None = None,
     ):
         self.plan = dict(plan or {})
         # Prompts holding one of these texts always get its fault ("this prompt only" failures).
@@ -200,6 +202,11 @@ class FaultServer:
         # answer(prompt) -> the text to answer instead of a rating (None: the rating as usual),
         # e.g. a letter for a pairwise prompt.
         self.answer = answer
+        # The `model` chat answers report, and their `system_fingerprint` from the request of
+        # each arrival index on ({0: "fp_a", 3: "fp_b"}: a backend changed mid-run); none by
+        # default.
+        self.model = model
+        self.fingerprints = dict(fingerprints or {})
         self.echo = echo  # also answer /v1/completions with echo (HERB's sentence scorer)
         self.n_echo_requests = 0
         self.lock = threading.Lock()
@@ -396,6 +403,7 @@ class FaultServer:
                 if fault == "echo":
                     text = re.split(r"(?<=[.?!])\s", prompt.strip(), maxsplit=1)[0]
                 resp = chat_response(prompt, want_lp and fault != "no_logprobs", text)
+                server.served(resp, index)
                 n = int(body.get("n") or 1)
                 if server.honour_n and n > 1 and text is None:
                     resp["choices"] = [numbered_choice(prompt, j) for j in range(n)]
@@ -410,6 +418,13 @@ class FaultServer:
                 self._send(200, payload, server.limit_headers())
 
         return Handler
+
+    def served(self, resp: dict, index: int) -> None:
+        """Put in a chat answer the model and fingerprint the request at `index` is told."""
+        resp["model"] = self.model
+        since = [i for i in self.fingerprints if i <= index]
+        if since:
+            resp["system_fingerprint"] = self.fingerprints[max(since)]
 
     def throttled(self) -> float | None:
         """Seconds the client should wait when this request is over the limit, else None."""

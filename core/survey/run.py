@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -114,6 +114,10 @@ class Answer:
     language: str = "en"  # the prompt language's code
 
 
+# Distinct model ids or fingerprints a run records at most (OpenAI shows a few per run).
+MAX_SERVED = 100
+
+
 @dataclass
 class RunStats:
     """What a run really did: requests sent to endpoints (each once, however often retried),
@@ -127,6 +131,27 @@ class RunStats:
     completion_tokens: int = 0
     cost: float | None = None
     capabilities: str = ""  # what the answers showed (core/engine/capabilities.py, JSON)
+    # What the answers (sent or from the cache) said served them: their `model` ids and
+    # `system_fingerprint`s, each value once in the order the prompts met it (issue 33).
+    served_models: list = field(default_factory=list)
+    fingerprints: list = field(default_factory=list)
+
+    def note_served(self, raw) -> None:
+        """Take in one answer's chat.completion JSON: its model id and fingerprint."""
+        if not isinstance(raw, dict):
+            return
+        pairs = (("model", self.served_models), ("system_fingerprint", self.fingerprints))
+        for name, seen in pairs:
+            value = raw.get(name)
+            if value and str(value) not in seen and len(seen) < MAX_SERVED:
+                seen.append(str(value))
+
+    def add_served(self, other: RunStats) -> None:
+        """Take in what another run's answers said served them (one language of a run)."""
+        for m in other.served_models:
+            self.note_served({"model": m})
+        for fp in other.fingerprints:
+            self.note_served({"system_fingerprint": fp})
 
 
 @dataclass
@@ -395,6 +420,9 @@ def run_requests(
         opt.stats.n_requests += sum(1 for k in pending if (k in got and k not in shared)
                                     or k in errors)  # fmt: skip
         opt.stats.n_failed += len(errors)
+        for k in dict.fromkeys(keys):
+            if k in got:
+                opt.stats.note_served(got[k].raw)
     if opt.spend is not None and opt.spend.exceeded():
         raise BudgetExceededError(opt.spend)
     return out

@@ -123,7 +123,6 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
             plugin_version,
             run_info,
             run_record,
-            stats_fields,
         )
 
         started = now()
@@ -164,8 +163,7 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                 columns_by_topic = {topic: cols for (topic, _code), cols in rated.items()}
                 record = run_record(
                     self.id(), parameters, started, ep, prompt.template, prompt.topics,
-                    n_points=len(idx), score_kind=score_kinds(rated),
-                    **stats_fields(total_stats(stats)),
+                    n_points=len(idx), score_kind=score_kinds(rated), stats=total_stats(stats),
                 )  # fmt: skip
                 model = ep.model
                 endpoint = tr("embedded model (this computer)") if connection.shared_model else (

@@ -181,7 +181,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         from ..endpoints import check_reachable, default_cache_path, running_endpoint
         from ..gpkg import write_table
         from ..rating import load_tables
-        from ..runs import append_runs, now, run_record, stats_fields
+        from ..runs import append_runs, now, run_record
 
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
@@ -244,7 +244,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             if feedback.isCanceled():
                 raise QgsProcessingException(tr("Cancelled; answers so far are cached."))
             record = run_record(self.id(), parameters, started, ep, None, [], n_points=0,
-                                **stats_fields(stats))  # fmt: skip
+                                stats=stats)  # fmt: skip
             if language is not None:
                 record["language"] = language.code
         parser = language.parser if language is not None else None

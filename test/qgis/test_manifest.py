@@ -9,6 +9,7 @@ from geobias.core.runtime import models
 from geobias.core.runtime.embedded import MODEL_NAME
 from geobias.core.survey.prompts import PRESETS, make_template
 from geobias.processing.runs import append_runs, language_records, read_runs, run_record
+from geobias.test.faultserver import FaultServer
 
 SECRET = "sk-test-GEOBIAS-manifest-0123456789"
 
@@ -66,3 +67,65 @@ def test_another_template_or_language_has_another_checksum():
     langs = [json.loads(r["manifest"])["template"] for r in rows]
     assert [t["language"] for t in langs] == ["en", "fr"]
     assert langs[0]["sha256"] != langs[1]["sha256"]
+
+
+def run(alg, params):
+    from qgis import processing
+
+    return processing.run(alg, params)
+
+
+def rate_against(fs, tmp_path, points, **extra):
+    """A ratelocations run against the fault server; its runs row's manifest."""
+    import uuid
+
+    out = tmp_path / f"r-{uuid.uuid4().hex[:6]}.gpkg"
+    run("geobias:ratelocations", {
+        "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "gpt-4o",
+        "TOPICS": "Infant Mortality Rate", "CONCURRENCY": 1,
+        "CACHE": str(tmp_path / "cache.sqlite"), "OUTPUT": str(out), **extra,
+    })  # fmt: skip
+    return json.loads(read_runs(str(out))[0]["manifest"])
+
+
+def test_a_survey_records_the_model_and_fingerprint_its_answers_report(processing_ready,
+                                                                       tmp_path):  # fmt: skip
+    points = run("geobias:samplepoints", {"COUNT": 6, "METHOD": 1, "OUTPUT": "memory:"})["OUTPUT"]
+    with FaultServer(model="gpt-4o-2024-08-06", fingerprints={0: "fp_44709d6fcb"}) as fs:
+        m = rate_against(fs, tmp_path, points)
+        # A re-run from the cache reads the same from the stored answers, sending nothing.
+        sent, fs.model = fs.n_requests, "other"
+        again = rate_against(fs, tmp_path, points)
+        assert fs.n_requests == sent
+    assert m["model"]["name"] == "gpt-4o"  # as configured, beside what answered
+    assert m["served_model_id"] == "gpt-4o-2024-08-06"
+    assert m["system_fingerprint"] == "fp_44709d6fcb"
+    assert m["capabilities"]["system_fingerprint"] == "fp_44709d6fcb"
+    assert again["served_model_id"] == "gpt-4o-2024-08-06"
+    assert again["system_fingerprint"] == "fp_44709d6fcb"
+
+
+def test_a_fingerprint_that_changes_mid_run_is_recorded_both_ways(processing_ready, tmp_path):
+    points = run("geobias:samplepoints", {"COUNT": 30, "METHOD": 1, "OUTPUT": "memory:"})["OUTPUT"]
+    # Past the 20 answers the capabilities are read from: the whole run's answers count.
+    with FaultServer(fingerprints={0: "fp_a", 25: "fp_b"}) as fs:
+        m = rate_against(fs, tmp_path, points)
+    assert m["system_fingerprint"] == ["fp_a", "fp_b"]
+    assert m["served_model_id"] == "fault"
+
+
+def test_the_alias_flag_follows_the_reported_snapshot():
+    from geobias.core.survey.run import RunStats
+
+    ep = Endpoint("https://api.openai.com/v1", "gpt-4o", provider="openai", api_key=SECRET)
+    pinned, moving = RunStats(), RunStats()
+    pinned.note_served({"model": "gpt-4o-2024-08-06", "system_fingerprint": "fp_1"})
+    moving.note_served({"model": "gpt-4o"})
+    a = json.loads(run_record("x", {}, "now", ep, PRESETS["geollm"], stats=pinned)["manifest"])
+    b = json.loads(run_record("x", {}, "now", ep, PRESETS["geollm"], stats=moving)["manifest"])
+    none = json.loads(run_record("x", {}, "now", ep, PRESETS["geollm"])["manifest"])
+    assert (a["served_model_id"], a["model"]["name"], a["model"]["alias"]) == (
+        "gpt-4o-2024-08-06", "gpt-4o", False)  # fmt: skip
+    assert b["model"]["alias"] is True and b["system_fingerprint"] is None
+    # Nothing answered: nothing reported, the configured name judged.
+    assert none["served_model_id"] is None and none["model"]["alias"] is True
