@@ -29,6 +29,8 @@ ROWS = (
      "429 share after the first minute", ">= 90% of R, <= 5% 429"),
     ("limit_rpm_none", "the same with no rpm set (the server's x-ratelimit-* headers)",
      ">= 90% of R, <= 5% 429"),
+    ("limit_no_headers", "the same with no rpm set and no x-ratelimit-* headers (Retry-After)",
+     ">= 90% of R, <= 5% 429"),
     ("throttle_60s", "ride out a 60 s throttle at the start, 200 points (s after it ends)",
      "every point answered, <= 10 s after"),
     ("shared_cache", "two runs of 1,000 points at once on one cache: requests / distinct prompts",
