@@ -141,6 +141,29 @@ def anthropic_message_to_chat(message: dict) -> dict:
 # --- Gemini batch mode ---
 
 
+# (chat body field, generationConfig field) in the body's order; the third is the log-probability
+# flag, the fourth the count of alternatives it goes with.
+_GEMINI_CONFIG = (("temperature", "temperature"), ("max_tokens", "maxOutputTokens"),
+                  ("logprobs", "responseLogprobs"), ("top_logprobs", "logprobs"),
+                  ("seed", "seed"))  # fmt: skip
+
+
+def _gemini_config(settings: dict, to_gemini: bool) -> dict:
+    """A chat body's generation settings as a Gemini generationConfig (`to_gemini`), or a
+    generationConfig's as chat body fields: each present field renamed, the log-probability
+    flag as True when set, and the count of alternatives only with that flag."""
+    pairs = _GEMINI_CONFIG if to_gemini else tuple((g, b) for b, g in _GEMINI_CONFIG)
+    flag, top = pairs[2][0], pairs[3][0]
+    out = {}
+    for name, renamed in pairs:
+        if name == flag:
+            if settings.get(flag):
+                out[renamed] = True
+        elif name in settings and (name != top or settings.get(flag)):
+            out[renamed] = settings[name]
+    return out
+
+
 def gemini_request(key: str, body: dict) -> dict:
     """{key, request} (a GenerateContentRequest) for one OpenAI-compatible chat body: logprobs
     become responseLogprobs / logprobs, so the expected value survives the batch."""
@@ -153,17 +176,7 @@ def gemini_request(key: str, body: dict) -> dict:
         else:
             role = "model" if m["role"] == "assistant" else "user"
             contents.append({"role": role, "parts": [{"text": m["content"]}]})
-    config = {}
-    if "temperature" in body:
-        config["temperature"] = body["temperature"]
-    if "max_tokens" in body:
-        config["maxOutputTokens"] = body["max_tokens"]
-    if body.get("logprobs"):
-        config["responseLogprobs"] = True
-        if "top_logprobs" in body:
-            config["logprobs"] = body["top_logprobs"]
-    if "seed" in body:
-        config["seed"] = body["seed"]
+    config = _gemini_config(body, to_gemini=True)
     request = {"contents": contents}
     if system:
         request["systemInstruction"] = {"parts": system}
@@ -181,17 +194,7 @@ def gemini_to_openai(request: dict, model: str) -> dict:
         role = "assistant" if c.get("role") == "model" else "user"
         messages.append({"role": role, "content": "".join(p["text"] for p in c["parts"])})
     body = {"model": model, "messages": messages}
-    config = request.get("generationConfig") or {}
-    if "temperature" in config:
-        body["temperature"] = config["temperature"]
-    if "maxOutputTokens" in config:
-        body["max_tokens"] = config["maxOutputTokens"]
-    if config.get("responseLogprobs"):
-        body["logprobs"] = True
-        if "logprobs" in config:
-            body["top_logprobs"] = config["logprobs"]
-    if "seed" in config:
-        body["seed"] = config["seed"]
+    body.update(_gemini_config(request.get("generationConfig") or {}, to_gemini=False))
     return body
 
 

@@ -106,6 +106,28 @@ def test_the_native_request_translates_back_to_the_live_key(provider):
         assert "model" not in line["body"]
 
 
+@pytest.mark.parametrize("extra, config", [
+    ({}, {}),
+    ({"temperature": 0, "max_tokens": 5, "seed": 7},
+     {"temperature": 0, "maxOutputTokens": 5, "seed": 7}),
+    ({"logprobs": True, "top_logprobs": 3}, {"responseLogprobs": True, "logprobs": 3}),
+    ({"logprobs": True}, {"responseLogprobs": True}),
+])  # fmt: skip
+def test_gemini_generation_settings_go_both_ways(extra, config):
+    """Each chat setting has its generationConfig name, and reads back the same."""
+    body = {"model": "m", "messages": [{"role": "user", "content": "x"}], **extra}
+    line = formats.gemini_request("k", body)
+    assert line["request"].get("generationConfig", {}) == config
+    assert formats.gemini_to_openai(line["request"], "m") == body
+
+
+def test_gemini_drops_a_count_of_alternatives_without_log_probabilities():
+    body = {"model": "m", "messages": [], "logprobs": False, "top_logprobs": 3}
+    assert "generationConfig" not in formats.gemini_request("k", body)["request"]
+    back = formats.gemini_to_openai({"contents": [], "generationConfig": {"logprobs": 3}}, "m")
+    assert back == {"model": "m", "messages": []}
+
+
 def test_a_body_a_provider_cannot_carry_is_refused():
     body = {"model": "m", "messages": [{"role": "user", "content": "x"}], "max_tokens": 10,
             "grammar": "root ::= x"}  # fmt: skip
