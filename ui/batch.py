@@ -282,14 +282,11 @@ def batch_button(dock):
     button.setToolTip(tr("Surveys too large for one server: a batch service answers the requests"))
     button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
     menu = QMenu(button)
-    export = menu.addAction(tr("Export requests for a batch service…"))
-    export.setObjectName("batchExportAction")
-    export.triggered.connect(lambda: open_export(dock))
-    imported = menu.addAction(tr("Import batch results…"))
-    imported.setObjectName("batchImportAction")
-    imported.triggered.connect(lambda: open_import(dock))
-    menu.addSeparator()
-    for name, text, slot in (
+    for entry in (
+        ("batchExportAction", tr("Export requests for a batch service…"),
+         lambda: open_export(dock)),
+        ("batchImportAction", tr("Import batch results…"), lambda: open_import(dock)),
+        None,  # files for a batch service above, the provider's batch API below
         ("batchSubmitAction", tr("Submit to the provider's batch API…"), lambda: open_submit(dock)),
         ("batchPollAction", tr("Poll provider batches now"), lambda: poll_action(dock)),
         ("batchCancelAction", tr("Cancel open provider batches"),
@@ -297,6 +294,10 @@ def batch_button(dock):
         ("batchResubmitAction", tr("Resubmit what is missing"),
          lambda: poll_action(dock, RESUBMIT=True)),
     ):  # fmt: skip
+        if entry is None:
+            menu.addSeparator()
+            continue
+        name, text, slot = entry
         action = menu.addAction(text)
         action.setObjectName(name)
         action.triggered.connect(slot)

@@ -22,9 +22,8 @@ def actions(dock):  # noqa: F811
 
 
 def test_export_and_import_from_the_dock(dock, tmp_path, qgis_iface, monkeypatch):  # noqa: F811
+    from qgis import processing
     from qgis.gui import QgsBrowserGuiModel
-
-    import processing
 
     # pytest-qgis's iface is a stand-in: the dialog asks it for QGIS's browser model.
     model = QgsBrowserGuiModel()
@@ -56,10 +55,9 @@ def test_export_takes_the_docks_points_without_a_preview(dock, tmp_path, qgis_if
                                                          monkeypatch):  # fmt: skip
     """Issue 28, item 6: Batch → Export samples the dock's study area (as Run would) when
     nothing is previewed; the dialog opens with those points."""
+    from qgis import processing
     from qgis.core import QgsVectorLayer
     from qgis.gui import QgsBrowserGuiModel
-
-    import processing
 
     model = QgsBrowserGuiModel()
     monkeypatch.setattr(qgis_iface, "browserModel", lambda: model, raising=False)
@@ -87,3 +85,13 @@ def test_the_embedded_model_alone_cannot_go_to_a_batch_service(dock, qgis_iface)
     dock.batch_dialog = None
     actions(dock)["batchExportAction"].trigger()
     assert dock.batch_dialog is None
+
+
+def test_the_batch_menu_has_the_files_entries_then_the_provider_entries(dock):  # noqa: F811
+    """One builder makes the whole menu: its entries in order, a separator between the files
+    for a batch service and the provider's batch API."""
+    menu = dock.findChild(QToolButton, "batchButton").menu()
+    names = ["-" if a.isSeparator() else a.objectName() for a in menu.actions()]
+    assert names == ["batchExportAction", "batchImportAction", "-", "batchSubmitAction",
+                     "batchPollAction", "batchCancelAction", "batchResubmitAction"]  # fmt: skip
+    assert all(a.text() for a in menu.actions() if not a.isSeparator())
