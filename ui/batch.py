@@ -66,17 +66,24 @@ def open_dialog(dock, algorithm, params):
     return dialog
 
 
-def open_export(dock):
+def open_prefilled(dock, algorithm, parameters_of, failed):
+    """(dialog, parameters) of `algorithm` prefilled with `parameters_of(dock)`, or (None, None)
+    with a message: `failed` (a text with {e}) when they cannot be made (no area, sampling
+    failed), or that the embedded model does not go to a batch service."""
     try:
-        params = export_parameters(dock)
+        params = parameters_of(dock)
     except Exception as err:  # noqa: BLE001 - no area, or sampling failed: say so, never crash
-        dock.push(tr("Cannot export the requests: {e}.").format(e=error_sentence(err)),
-                  Qgis.MessageLevel.Warning, details=err)  # fmt: skip
-        return None
+        dock.push(failed.format(e=error_sentence(err)), Qgis.MessageLevel.Warning, details=err)
+        return None, None
     if params is None:
         dock.push(tr("Choose a remote model for a batch service: the embedded model runs here."))
-        return None
-    return open_dialog(dock, "geobias:exportbatch", params)
+        return None, None
+    return open_dialog(dock, algorithm, params), params
+
+
+def open_export(dock):
+    return open_prefilled(dock, "geobias:exportbatch", export_parameters,
+                          tr("Cannot export the requests: {e}."))[0]  # fmt: skip
 
 
 def open_import(dock):
@@ -141,16 +148,8 @@ def submit_parameters(dock):
 
 def open_submit(dock):
     """The geobias:submitbatch dialog, prefilled; when it has submitted, the dock polls."""
-    try:
-        params = submit_parameters(dock)
-    except Exception as err:  # noqa: BLE001 - no area, or sampling failed: say so, never crash
-        dock.push(tr("Cannot submit the requests: {e}.").format(e=error_sentence(err)),
-                  Qgis.MessageLevel.Warning, details=err)  # fmt: skip
-        return None
-    if params is None:
-        dock.push(tr("Choose a remote model for a batch service: the embedded model runs here."))
-        return None
-    dialog = open_dialog(dock, "geobias:submitbatch", params)
+    dialog, params = open_prefilled(dock, "geobias:submitbatch", submit_parameters,
+                                    tr("Cannot submit the requests: {e}."))  # fmt: skip
     finished = getattr(dialog, "algorithmFinished", None)
     if finished is not None:
         auth = params.get("AUTH_CONFIG", "")

@@ -87,6 +87,31 @@ def test_the_embedded_model_alone_cannot_go_to_a_batch_service(dock, qgis_iface)
     assert dock.batch_dialog is None
 
 
+def test_export_and_submit_say_why_they_open_no_dialog(dock, qgis_iface, monkeypatch):  # noqa: F811
+    """Both entries share one opener: the embedded model alone is refused with the same words,
+    and a failure to make the parameters is said with the entry's own."""
+    from geobias.test.qgis.test_ui_run import capture_pushes
+
+    save_endpoints([])
+    dock.survey.refresh_models()
+    pushed = capture_pushes(dock, monkeypatch)
+    dock.batch_dialog = None
+    for name in ("batchExportAction", "batchSubmitAction"):
+        actions(dock)[name].trigger()
+    assert dock.batch_dialog is None and len(pushed) == 2
+    assert all("embedded model runs here" in text for text, _ in pushed)
+
+    def fails(_dock):
+        raise RuntimeError("no study area")
+
+    monkeypatch.setattr(batch, "export_parameters", fails)
+    pushed.clear()
+    assert batch.open_export(dock) is None and batch.open_submit(dock) is None
+    texts = [text for text, _ in pushed]
+    assert texts == ["Cannot export the requests: no study area.",
+                     "Cannot submit the requests: no study area."]  # fmt: skip
+
+
 def test_the_batch_menu_has_the_files_entries_then_the_provider_entries(dock):  # noqa: F811
     """One builder makes the whole menu: its entries in order, a separator between the files
     for a batch service and the provider's batch API."""
