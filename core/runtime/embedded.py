@@ -103,6 +103,7 @@ def python_candidates(override: str | None = None) -> list[str]:
 
 
 _checked: dict = {}  # (python, model) -> check report, for interpreters that passed
+_served: dict = {}  # the check report of the interpreter the last started server runs in
 _check_lock = threading.Lock()
 
 
@@ -202,6 +203,13 @@ def check_python(python: str, model_path: str | None = None, timeout: float = 60
     with _check_lock:
         _checked[key] = report
     return report
+
+
+def served_report() -> dict:
+    """What the interpreter of the last server started in this process reported ({}: none
+    started): its xllamacpp version and llama.cpp's BUILD_INFO, for the runs manifest."""
+    with _check_lock:
+        return dict(_served)
 
 
 def forget_python(python: str) -> None:
@@ -387,6 +395,10 @@ class EmbeddedServer:
             time.sleep(0.1)
         self.port = port
         self.base_url = root + "/v1"
+        report = check_python(python, self.model_path)  # remembered by find_python: no child
+        with _check_lock:
+            _served.clear()
+            _served.update(report)
         return self.base_url
 
     def _log_tail(self, n: int = 3) -> str:

@@ -103,6 +103,7 @@ def check(model_path: str | None = None) -> dict:
         "python": sys.executable,
         "version": list(sys.version_info[:3]),
         "xllamacpp": getattr(xllamacpp, "__version__", "?"),
+        "build_info": dict(getattr(xllamacpp, "BUILD_INFO", None) or {}),
         "model": path,
     }
 

@@ -99,14 +99,23 @@ def model_file_facts(provider: str, model: str, model_path: str | None = None) -
         return {"file": known.file, "size": None, "sha256": known.sha256 or None}
 
 
-def server_facts(provider: str) -> dict:
-    """The server that answered: the embedded one is llama.cpp at the pinned build."""
+def server_facts(provider: str, report: dict | None = None) -> dict:
+    """The server that answered: the embedded one is llama.cpp at the build of the xllamacpp
+    the last started server's interpreter has (`report`: embedded.served_report(), read from
+    the check that chose it, no request), or at the pinned build when none was started here
+    (`installed` says which)."""
     if provider != "embedded":
         return {"name": provider or "", "version": None}
-    from .llama_capi import REVISION
+    from .embedded import served_report
+    from .llama_capi import REVISION, build_from
 
-    return {"name": "llama.cpp", "version": f"b{REVISION.build}",
-            "xllamacpp": REVISION.xllamacpp}  # fmt: skip
+    report = served_report() if report is None else report
+    version = report.get("xllamacpp")
+    build = build_from(report.get("build_info"), version) if version else None
+    if build is None:
+        return {"name": "llama.cpp", "version": f"b{REVISION.build}",
+                "xllamacpp": REVISION.xllamacpp, "installed": False}  # fmt: skip
+    return {"name": "llama.cpp", "version": f"b{build}", "xllamacpp": version, "installed": True}
 
 
 def alias_flag(provider: str, model: str) -> bool:

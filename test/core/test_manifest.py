@@ -58,3 +58,17 @@ def test_the_embedded_server_is_named_with_its_build():
     s = manifest.server_facts("embedded")
     assert s["name"] == "llama.cpp" and s["version"].startswith("b") and s["xllamacpp"]
     assert manifest.server_facts("openai") == {"name": "openai", "version": None}
+
+
+def test_the_build_is_the_installed_wheels_once_a_server_ran():
+    from geobias.core.runtime.llama_capi import REVISION
+
+    # Another wheel than the pinned one: its version's last part is llama.cpp's build.
+    other = {"xllamacpp": "2026.11.11600", "build_info": {"build_number": 0}}
+    assert manifest.server_facts("embedded", other) == {
+        "name": "llama.cpp", "version": "b11600", "xllamacpp": "2026.11.11600",
+        "installed": True}  # fmt: skip
+    built = {"xllamacpp": "0.2.5", "build_info": {"build_number": 7000, "commit": "abc"}}
+    assert manifest.server_facts("embedded", built)["version"] == "b7000"
+    pinned = manifest.server_facts("embedded", {})  # no server started in this process
+    assert pinned["version"] == f"b{REVISION.build}" and pinned["installed"] is False

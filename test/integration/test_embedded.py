@@ -191,3 +191,22 @@ def test_every_bundled_model_answers_in_its_own_mode(key):
     rating = rate_completion(out.text, out.logprobs_content)
     assert rating.answered and 0.0 <= rating.rating <= 9.9, out.text
     assert rating.expected is not None and 0.0 <= rating.expected <= 9.0
+
+
+def test_the_manifest_names_the_running_servers_build_and_what_its_answers_report(
+    embedded_server,
+):  # fmt: skip
+    from geobias.core.runtime import manifest
+    from geobias.core.survey.run import RunStats
+
+    facts = manifest.server_facts("embedded")  # from the check that chose its Python
+    assert facts["installed"] is True and re.fullmatch(r"b\d+", facts["version"])
+    client = ChatClient(server_endpoint(embedded_server))
+    raw = client.complete("Rate the weather in Lagos from 0.0 to 9.9.").raw
+    stats = RunStats()
+    stats.note_served(raw)
+    assert stats.served_models == [embedded_server.model_name] == [raw["model"]]
+    # llama.cpp's fingerprint is its build info: "b0-unknown" from the pinned wheel, built
+    # without it (hence `server` reads the build from the wheel's version).
+    assert stats.fingerprints == [raw["system_fingerprint"]]
+    assert raw["system_fingerprint"].startswith("b")
