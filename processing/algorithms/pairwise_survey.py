@@ -96,7 +96,7 @@ class PairwiseSurveyAlgorithm(GeoBiasAlgorithm):
         from ..pairwise import COMPARISON_FIELDS, comparison_rows, pairwise_columns
         from ..progress import RunProgress, step_text
         from ..rating import load_outputs, read_points, spent_sentence
-        from ..runs import append_runs, now, run_record, stats_fields
+        from ..runs import append_runs, now, run_record
         from ..styles import layer_name, style_file
 
         started = now()
@@ -172,7 +172,7 @@ class PairwiseSurveyAlgorithm(GeoBiasAlgorithm):
             record = run_record(
                 self.id(), parameters, started, ep, None, topics, n_points=len(lon),
                 score_kind="pairwise", template_name="pairwise", template_body=PAIR_PROMPT,
-                **stats_fields(stats),
+                stats=stats,
             )  # fmt: skip
             uris = {}
             with writing(path) as written:

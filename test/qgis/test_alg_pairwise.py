@@ -2,6 +2,7 @@
 picks the place further north: ranked layers in the rating survey's schema, the comparisons
 table, the order effect in the log, the size guard, and a re-run from the cache."""
 
+import json
 import uuid
 
 import numpy as np
@@ -54,6 +55,7 @@ def test_a_pairwise_survey_ranks_the_points_as_the_model_chooses(spread_points, 
     runs = QgsVectorLayer(f"{params['OUTPUT']}|layername=runs", "runs", "ogr")
     row = next(runs.getFeatures())
     assert row["algorithm"] == "geobias:pairwisesurvey" and row["n_requests"] == sent
+    assert json.loads(row["manifest"])["served_model_id"] == "fault"  # what the answers named
 
 
 def test_a_pairwise_survey_larger_than_max_requests_is_refused_before_sending(
