@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare demo-languages bench \
+.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare demo-languages demo-pairwise bench \
         package llm qgis test-matrix eval-models eval-sampled \
         screenshot translations docs data clean
 
@@ -94,6 +94,11 @@ demo-compare: setup translations
 # per language its signal (rho with the truth) and home bias, compared across languages.
 demo-languages: setup translations
 	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo_languages.py $(DEMO_ARGS)
+
+# The embedded model ranks 40 points by pairwise choices (both orders, 8+ opponents each) beside
+# its 0-9 ratings of the same points, both against the countries' infant mortality.
+demo-pairwise: setup translations
+	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo_pairwise.py $(DEMO_ARGS)
 
 # The long desktop session (benchmarks/bench_long_session.py) runs the plugin from the zip.
 bench: setup package

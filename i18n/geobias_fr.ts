@@ -189,7 +189,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/runs.py" line="225"/>
+        <location filename="../processing/runs.py" line="258"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="85"/>
+        <location filename="../processing/algorithms/export_batch.py" line="81"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
@@ -229,12 +229,12 @@
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="152"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="154"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="156"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="158"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -284,7 +284,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="60"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="62"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="579"/>
+        <location filename="../processing/rating.py" line="581"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -714,37 +714,37 @@
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="237"/>
+        <location filename="../ui/results.py" line="239"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="238"/>
+        <location filename="../ui/results.py" line="240"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="239"/>
+        <location filename="../ui/results.py" line="241"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="240"/>
+        <location filename="../ui/results.py" line="242"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="241"/>
+        <location filename="../ui/results.py" line="243"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="242"/>
+        <location filename="../ui/results.py" line="244"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="245"/>
+        <location filename="../ui/results.py" line="247"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -1307,17 +1307,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="476"/>
+        <location filename="../processing/rating.py" line="478"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="484"/>
+        <location filename="../processing/rating.py" line="486"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="488"/>
+        <location filename="../processing/rating.py" line="490"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1327,22 +1327,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="280"/>
+        <location filename="../ui/results.py" line="282"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="304"/>
+        <location filename="../ui/results.py" line="306"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="309"/>
+        <location filename="../ui/results.py" line="311"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="312"/>
+        <location filename="../ui/results.py" line="314"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -2851,12 +2851,12 @@ Lancer HERB ?</translation>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="246"/>
+        <location filename="../ui/results.py" line="248"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="302"/>
+        <location filename="../ui/results.py" line="304"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -2896,22 +2896,22 @@ Lancer HERB ?</translation>
         <translation>Requêtes exportées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="81"/>
+        <location filename="../processing/algorithms/export_batch.py" line="77"/>
         <source>The embedded model runs on this computer: rate with &apos;Rate locations&apos;.</source>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="101"/>
+        <location filename="../processing/algorithms/export_batch.py" line="93"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="117"/>
+        <location filename="../processing/algorithms/export_batch.py" line="102"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="124"/>
+        <location filename="../processing/algorithms/export_batch.py" line="109"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
@@ -2971,27 +2971,27 @@ Lancer HERB ?</translation>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="151"/>
+        <location filename="../ui/batch.py" line="79"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="281"/>
+        <location filename="../ui/batch.py" line="280"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="282"/>
+        <location filename="../ui/batch.py" line="281"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="285"/>
+        <location filename="../ui/batch.py" line="284"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="288"/>
+        <location filename="../ui/batch.py" line="284"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
@@ -3086,7 +3086,7 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="107"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="109"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -4934,42 +4934,42 @@ Prompt :
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="143"/>
+        <location filename="../processing/algorithms/benchmark.py" line="142"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="144"/>
+        <location filename="../processing/algorithms/benchmark.py" line="143"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="146"/>
+        <location filename="../processing/algorithms/benchmark.py" line="145"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="155"/>
+        <location filename="../processing/algorithms/benchmark.py" line="154"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="171"/>
+        <location filename="../processing/algorithms/benchmark.py" line="169"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="193"/>
+        <location filename="../processing/algorithms/benchmark.py" line="191"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="218"/>
+        <location filename="../processing/algorithms/benchmark.py" line="216"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="219"/>
+        <location filename="../processing/algorithms/benchmark.py" line="217"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
@@ -5342,12 +5342,12 @@ Prompt :
         <translation>SRI échelle/dist./dir.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="250"/>
+        <location filename="../ui/results.py" line="252"/>
         <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
         <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="254"/>
+        <location filename="../ui/results.py" line="256"/>
         <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
@@ -5447,12 +5447,12 @@ Prompt :
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="416"/>
+        <location filename="../processing/rating.py" line="418"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="422"/>
+        <location filename="../processing/rating.py" line="424"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
@@ -5577,7 +5577,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="622"/>
+        <location filename="../processing/rating.py" line="624"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -6683,32 +6683,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="444"/>
+        <location filename="../processing/rating.py" line="446"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="447"/>
+        <location filename="../processing/rating.py" line="449"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="452"/>
+        <location filename="../processing/rating.py" line="454"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="456"/>
+        <location filename="../processing/rating.py" line="458"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="461"/>
+        <location filename="../processing/rating.py" line="463"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="465"/>
+        <location filename="../processing/rating.py" line="467"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
@@ -6783,7 +6783,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="73"/>
+        <location filename="../ui/batch.py" line="85"/>
         <source>Cannot export the requests: {e}.</source>
         <translation>Impossible d'exporter les requêtes : {e}.</translation>
     </message>
@@ -7433,12 +7433,12 @@ Lancer l'enquête ?</translation>
         <translation>Mistral AI</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="405"/>
+        <location filename="../processing/rating.py" line="407"/>
         <source>{model} at {host} gives no log-probabilities (its API returns none), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune), il n'a donc pas de valeur attendue : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="410"/>
+        <location filename="../processing/rating.py" line="412"/>
         <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
         <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
     </message>
@@ -7548,12 +7548,12 @@ Lancer l'enquête ?</translation>
         <translation>Ce qui évalue les phrases : {scorers}.</translation>
     </message>
     <message>
-        <location filename="../processing/batches.py" line="22"/>
+        <location filename="../processing/batches.py" line="56"/>
         <source>Batch API (BATCH_API): the provider preset {p} has no batch API of its own; choose OpenAI, Anthropic, Gemini or Mistral.</source>
         <translation>API de lots (BATCH_API) : le fournisseur prédéfini {p} n'a pas d'API de lots propre ; choisissez OpenAI, Anthropic, Gemini ou Mistral.</translation>
     </message>
     <message>
-        <location filename="../processing/batches.py" line="32"/>
+        <location filename="../processing/batches.py" line="66"/>
         <source>API key (AUTH_CONFIG): a batch API needs the provider&apos;s key; give the authentication configuration that holds it.</source>
         <translation>Clé d'API (AUTH_CONFIG) : une API de lots a besoin de la clé du fournisseur ; indiquez la configuration d'authentification qui la contient.</translation>
     </message>
@@ -7808,37 +7808,37 @@ Lancer l'enquête ?</translation>
         <translation>Un lot de fournisseur a besoin d'un modèle distant : indiquez le fournisseur prédéfini et le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="151"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="144"/>
         <source>{n} requests are held by batches still open: left out.</source>
         <translation>{n} requêtes sont retenues par des lots encore ouverts : laissées de côté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="175"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="168"/>
         <source>{n} requests in {b} {api} batch(es) for {m}; cost at the batch price: {c}.</source>
         <translation>{n} requêtes dans {b} lot(s) {api} pour {m} ; coût au prix des lots : {c}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="175"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="168"/>
         <source>no price set for this endpoint</source>
         <translation>aucun prix défini pour ce point d'accès</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="188"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="181"/>
         <source>Every request is answered in the cache: nothing to send.</source>
         <translation>Chaque requête a sa réponse dans le cache : rien à envoyer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="204"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="197"/>
         <source>The batch could not be submitted: {err}. The batches table keeps it as waiting; &apos;Poll provider batches&apos; submits it.</source>
         <translation>Le lot n'a pas pu être soumis : {err}. La table batches le garde en attente ; « Interroger les lots des fournisseurs » le soumet.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="212"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="205"/>
         <source>Batch {id}: {n} requests, {s}.</source>
         <translation>Lot {id} : {n} requêtes, {s}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/submit_batch.py" line="216"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="209"/>
         <source>{n} batch(es) wait for the queued-token limit: the next poll submits them.</source>
         <translation>{n} lot(s) attendent la limite de jetons en file : la prochaine interrogation les soumet.</translation>
     </message>
@@ -7873,67 +7873,67 @@ Lancer l'enquête ?</translation>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s) × {d} tirages), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points ou de tirages (SAMPLES), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="124"/>
+        <location filename="../ui/batch.py" line="131"/>
         <source>, about {c:.4f}</source>
         <translation>, environ {c:.4f}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="125"/>
+        <location filename="../ui/batch.py" line="132"/>
         <source>As a provider batch (Batch → Submit to the provider's batch API): {n} requests at half the price{price}, answered within 24 hours while QGIS may be closed.</source>
         <translation>En lot chez le fournisseur (Lots → Soumettre à l'API de lots du fournisseur) : {n} requêtes à moitié prix{price}, réponses sous 24 heures, QGIS pouvant rester fermé.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="147"/>
+        <location filename="../ui/batch.py" line="151"/>
         <source>Cannot submit the requests: {e}.</source>
         <translation>Impossible de soumettre les requêtes : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="214"/>
+        <location filename="../ui/batch.py" line="213"/>
         <source>GeoBias: polling provider batches</source>
         <translation>GeoBias : interrogation des lots des fournisseurs</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="226"/>
+        <location filename="../ui/batch.py" line="225"/>
         <source>Polling the provider batches of {gpkg} failed: {e}</source>
         <translation>L'interrogation des lots de {gpkg} a échoué : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="249"/>
+        <location filename="../ui/batch.py" line="248"/>
         <source>The provider batches of {gpkg} have ended with {n} requests unanswered: Batch → Resubmit what is missing.</source>
         <translation>Les lots de {gpkg} sont terminés avec {n} requêtes sans réponse : Lots → Soumettre à nouveau ce qui manque.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="257"/>
+        <location filename="../ui/batch.py" line="256"/>
         <source>The layer {uri} could not be added to the map.</source>
         <translation>La couche {uri} n'a pas pu être ajoutée à la carte.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="259"/>
+        <location filename="../ui/batch.py" line="258"/>
         <source>The provider batch is done: {n} rated layer(s) from {gpkg} are on the map.</source>
         <translation>Le lot du fournisseur est terminé : {n} couche(s) notée(s) de {gpkg} sont sur la carte.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="270"/>
+        <location filename="../ui/batch.py" line="269"/>
         <source>This project has no provider batch to poll: Batch → Submit to the provider's batch API first.</source>
         <translation>Ce projet n'a aucun lot de fournisseur à interroger : d'abord Lots → Soumettre à l'API de lots du fournisseur.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="292"/>
+        <location filename="../ui/batch.py" line="284"/>
         <source>Submit to the provider's batch API…</source>
         <translation>Soumettre à l'API de lots du fournisseur…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="292"/>
+        <location filename="../ui/batch.py" line="284"/>
         <source>Poll provider batches now</source>
         <translation>Interroger les lots des fournisseurs maintenant</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="292"/>
+        <location filename="../ui/batch.py" line="284"/>
         <source>Cancel open provider batches</source>
         <translation>Annuler les lots ouverts des fournisseurs</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="292"/>
+        <location filename="../ui/batch.py" line="284"/>
         <source>Resubmit what is missing</source>
         <translation>Soumettre à nouveau ce qui manque</translation>
     </message>
@@ -8085,7 +8085,7 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/parameter_help.py" line="209"/>
         <source>How many other points each point is compared with at least (every pair when the points are fewer); each pair is asked in both orders.</source>
-        <translation>Avec combien d&apos;autres points chaque point est comparé au moins (toutes les paires quand les points sont moins nombreux) ; chaque paire est demandée dans les deux ordres.</translation>
+        <translation>Avec combien d'autres points chaque point est comparé au moins (toutes les paires quand les points sont moins nombreux) ; chaque paire est demandée dans les deux ordres.</translation>
     </message>
     <message>
         <location filename="../processing/parameter_help.py" line="213"/>
@@ -8103,69 +8103,79 @@ Lancer l'enquête ?</translation>
         <translation>Enquête par paires</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="39"/>
-        <source>Asks a large language model, for pairs of points, which of the two has a higher value of each topic ('Location A: … Location B: … Answer with the letter A or B'), each pair in both orders, over a connected design in which every point meets at least OPPONENTS others (every pair when there are few points). The choices are ranked with a Bradley–Terry model with an order effect (the model's leaning to the place named first, reported in the log): one rated points layer per topic whose score is the strength on the 0–9 scale by the stated mapping 9·σ(s) (nine times the chance the point is chosen over a point of mean strength), with its standard error and the comparisons it took part in, so ranks, ground truth, metrics and maps work as for a rating survey (MAD, Gini and B through that mapping only), and a comparisons table holding every prompt and answer. Answers are cached.</source>
-        <translation>Demande à un grand modèle de langage, pour des paires de points, lequel des deux a la valeur la plus élevée de chaque thème (« Location A: … Location B: … Answer with the letter A or B »), chaque paire dans les deux ordres, sur un plan connexe où chaque point rencontre au moins OPPONENTS autres (toutes les paires quand les points sont peu nombreux). Les choix sont classés par un modèle de Bradley–Terry avec effet d&apos;ordre (la préférence du modèle pour le lieu nommé en premier, indiquée dans le journal) : une couche de points notés par thème dont le score est la force sur l&apos;échelle 0–9 par la correspondance déclarée 9·σ(s) (neuf fois la probabilité que le point soit choisi face à un point de force moyenne), avec son erreur type et le nombre de comparaisons auxquelles il a pris part, de sorte que rangs, vérité terrain, métriques et cartes fonctionnent comme pour une enquête de notes (MAD, Gini et B seulement via cette correspondance), et une table des comparaisons contenant chaque invite et chaque réponse. Les réponses sont mises en cache.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="54"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="56"/>
         <source>Points to compare</source>
         <translation>Points à comparer</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="63"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="65"/>
         <source>Opponents per point</source>
         <translation>Adversaires par point</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="69"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="71"/>
         <source>Seed of the pair design</source>
         <translation>Graine du plan de paires</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="77"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="79"/>
         <source>Ranked points GeoPackage</source>
         <translation>GeoPackage des points classés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="82"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="84"/>
         <source>Ranked layers</source>
         <translation>Couches classées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="83"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="85"/>
         <source>Answered comparisons</source>
         <translation>Comparaisons répondues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="113"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="115"/>
         <source>A pairwise survey needs at least two points.</source>
         <translation>Une enquête par paires demande au moins deux points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="117"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="119"/>
         <source>This run is {n} requests ({p} pairs × 2 orders × {k} topic(s)), more than the largest run allowed, {m} (MAX_REQUESTS). Ask for fewer points or opponents (OPPONENTS), or raise MAX_REQUESTS to run it.</source>
-        <translation>Cette exécution compte {n} requêtes ({p} paires × 2 ordres × {k} thème(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Demandez moins de points ou d&apos;adversaires (OPPONENTS), ou augmentez MAX_REQUESTS pour la lancer.</translation>
+        <translation>Cette exécution compte {n} requêtes ({p} paires × 2 ordres × {k} thème(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Demandez moins de points ou d'adversaires (OPPONENTS), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="131"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="133"/>
         <source>Comparing {n} points in {p} pairs, both orders, on {k} topic(s) with {model}: {r} prompts.</source>
         <translation>Comparaison de {n} points en {p} paires, dans les deux ordres, sur {k} thème(s) avec {model} : {r} invites.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="162"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="164"/>
         <source>{topic}: no comparison was answered.</source>
-        <translation>{topic} : aucune comparaison n&apos;a reçu de réponse.</translation>
+        <translation>{topic} : aucune comparaison n'a reçu de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="165"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="174"/>
         <source>{topic}: {a} of {n} comparisons answered; order effect (log-odds of choosing the place named first) {h:+.2f} ± {se:.2f}.</source>
-        <translation>{topic} : {a} comparaisons sur {n} répondues ; effet d&apos;ordre (log-cote de choisir le lieu nommé en premier) {h:+.2f} ± {se:.2f}.</translation>
+        <translation>{topic} : {a} comparaisons sur {n} répondues ; effet d'ordre (log-cote de choisir le lieu nommé en premier) {h:+.2f} ± {se:.2f}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="171"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="180"/>
         <source>Writing the ranked layers…</source>
         <translation>Écriture des couches classées…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="39"/>
+        <source>Asks a large language model, for pairs of points, which of the two has a higher value of each topic ('Location A: … Location B: … Answer with the letter A or B'), each pair in both orders, over a connected design in which every point meets at least OPPONENTS others (every pair when there are few points). The choices are ranked with a Bradley–Terry model with an order effect (the model's leaning to the place named first, reported in the log): one rated points layer per topic whose score is the strength on the 0–9 scale by the stated mapping 9·σ(s) (nine times the chance the point is chosen over a point of mean strength), with its standard error and the comparisons it took part in (fitted from the probability of choosing the first place where the answers carry log-probabilities, else from the greedy choices), so ranks, ground truth, metrics and maps work as for a rating survey (MAD, Gini and B through that mapping only), and a comparisons table holding every prompt and answer. Answers are cached.</source>
+        <translation>Demande à un grand modèle de langage, pour des paires de points, lequel des deux a la valeur la plus élevée de chaque thème (« Location A: … Location B: … Answer with the letter A or B »), chaque paire dans les deux ordres, sur un plan connexe où chaque point rencontre au moins OPPONENTS autres (toutes les paires quand les points sont peu nombreux). Les choix sont classés par un modèle de Bradley–Terry avec effet d'ordre (la préférence du modèle pour le lieu nommé en premier, indiquée dans le journal) : une couche de points notés par thème dont le score est la force sur l'échelle 0–9 par la correspondance déclarée 9·σ(s) (neuf fois la probabilité que le point soit choisi face à un point de force moyenne), avec son erreur type et le nombre de comparaisons auxquelles il a pris part (ajustée sur la probabilité de choisir le premier lieu quand les réponses portent des log-probabilités, sinon sur les choix gloutons), de sorte que rangs, vérité terrain, métriques et cartes fonctionnent comme pour une enquête de notes (MAD, Gini et B seulement via cette correspondance), et une table des comparaisons contenant chaque invite et chaque réponse. Les réponses sont mises en cache.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="167"/>
+        <source>{topic}: strengths from the probability of choosing the first place (the answers&apos; log-probabilities).</source>
+        <translation>{topic} : forces ajustées sur la probabilité de choisir le premier lieu (log-probabilités des réponses).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="167"/>
+        <source>{topic}: strengths from the greedy choices (no log-probabilities in the answers).</source>
+        <translation>{topic} : forces ajustées sur les choix gloutons (pas de log-probabilités dans les réponses).</translation>
     </message>
 </context>
 <context>

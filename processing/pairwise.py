@@ -13,6 +13,7 @@ COMPARISON_FIELDS = {
     "first_pid": ogr.OFTInteger64,
     "second_pid": ogr.OFTInteger64,
     "chosen": ogr.OFTString,  # "first", "second" or empty (unanswered or failed)
+    "p_first": ogr.OFTReal,  # P(first) from the answer's log-probabilities (empty without)
     "completion": ogr.OFTString,
     "prompt": ogr.OFTString,
 }
@@ -65,7 +66,9 @@ def comparison_rows(result, pids, topic):
     for k, prompt in enumerate(result.prompts):
         c = result.choice[k]
         chosen = "" if np.isnan(c) else ("first" if c > 0.5 else "second")
+        p = result.p_first[k] if len(result.p_first) > k else np.nan
         rows.append({"topic": topic, "first_pid": int(pids[result.first[k]]),
                      "second_pid": int(pids[result.second[k]]), "chosen": chosen,
+                     "p_first": float(p),
                      "completion": result.texts[k], "prompt": prompt})  # fmt: skip
     return rows

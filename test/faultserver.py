@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import re
 import socket
@@ -100,7 +101,15 @@ def chat_response(prompt: str, logprobs: bool, text: str | None = None) -> dict:
         ],
         "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 8},
     }
-    if logprobs:
+    if logprobs and text in ("A", "B"):  # a pairwise answer: the letter at 0.7, the other 0.3
+        other = "B" if text == "A" else "A"
+        top = [
+            {"token": text, "logprob": math.log(0.7)},
+            {"token": other, "logprob": math.log(0.3)},
+        ]
+        out["choices"][0]["logprobs"] = {"content": [{"token": text, "logprob": math.log(0.7),
+                                                      "top_logprobs": top}]}  # fmt: skip
+    elif logprobs:
         tokens = ["My", " answer", " is", " ", text[13:14], ".", text[15:16], "."]
         content = []
         for tok in tokens:

@@ -5,9 +5,10 @@ The model: P(first chosen) = σ(s_first − s_second + h), with a log-strength s
 zero: only differences are identified) and an order effect h, the log-odds that the place named
 first is chosen whatever the two are (a position bias; asking both orders of a pair lets it be
 measured apart from the strengths). Fitted by Newton's method on the log-likelihood with a ridge
-on s, a weak Gaussian prior N(0, 1/ridge) (default variance 10, in log-odds): a model asked at
+on s and h, a weak Gaussian prior N(0, 1/ridge) (default variance 10, in log-odds): a model asked at
 temperature 0 answers each order the same every time, so its choices are often separable and
-the plain maximum-likelihood strengths infinite; the prior keeps them finite and ordered, and is
+the plain maximum-likelihood strengths infinite (and h, when it always answers "A"); the prior
+keeps them finite and ordered, and is
 small beside the information of a place met a few times with mixed outcomes. Standard errors
 from the penalised information (the prior's posterior curvature), for the mean-zero strengths.
 """
@@ -43,7 +44,8 @@ def fit_bradley_terry(first, second, first_chosen, n: int, order_effect: bool = 
                       ridge: float = 0.1, tol: float = 1e-10,
                       max_iter: int = 100) -> BradleyTerryFit:  # fmt: skip
     """Fit s (n places) and h from comparisons: `first`, `second` the places' indices (0..n-1)
-    in the order they were named, `first_chosen` True where the first was chosen. Without
+    in the order they were named, `first_chosen` True where the first was chosen (or the
+    probability that it is, e.g. from log-probabilities: the same likelihood). Without
     `order_effect`, h is fixed at 0. Raises ValueError for a pair of a place with itself or an
     index out of range."""
     a = np.asarray(first, dtype=np.intp)
@@ -67,9 +69,9 @@ def fit_bradley_terry(first, second, first_chosen, n: int, order_effect: bool = 
         grad = np.bincount(a, r, minlength=m) - np.bincount(b, r, minlength=m)
         if order_effect:
             grad[n] = r.sum()
-        grad[:n] -= ridge * theta[:n]
+        grad -= ridge * theta
         info = _information(a, b, p * (1.0 - p), n, order_effect)
-        info[np.arange(n), np.arange(n)] += ridge
+        info[np.arange(m), np.arange(m)] += ridge
         step = np.linalg.solve(info, grad)
         # Backtracking: a full Newton step can overshoot where a place is near-separated.
         before = _penalised_ll(theta, a, b, y, n, order_effect, ridge)
@@ -85,7 +87,7 @@ def fit_bradley_terry(first, second, first_chosen, n: int, order_effect: bool = 
     eta = theta[a] - theta[b] + (theta[n] if order_effect else 0.0)
     p = _sigmoid(eta)
     info = _information(a, b, p * (1.0 - p), n, order_effect)
-    info[np.arange(n), np.arange(n)] += ridge
+    info[np.arange(m), np.arange(m)] += ridge
     cov = _centred(np.linalg.inv(info), n)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     s = theta[:n] - theta[:n].mean()
@@ -98,7 +100,7 @@ def _penalised_ll(theta, a, b, y, n, order_effect, ridge):
     eta = theta[a] - theta[b] + (theta[n] if order_effect else 0.0)
     # log σ(η) = −log(1 + e^−η), written to stay finite for large |η|
     ll = np.sum(y * eta - np.logaddexp(0.0, eta))
-    return ll - 0.5 * ridge * np.sum(theta[:n] ** 2)
+    return ll - 0.5 * ridge * np.sum(theta**2)
 
 
 def _information(a, b, w, n, order_effect):

@@ -23,6 +23,7 @@ __all__ = [
     "PAIR_PROMPT",
     "PairFormat",
     "PairwiseResult",
+    "choice_probability",
     "pair_prompts",
     "place_labels",
     "read_choice",
@@ -64,6 +65,25 @@ def read_choice(text: str | None) -> int | None:
     return 0 if letter == "A" else 1
 
 
+def choice_probability(logprobs_content) -> float | None:
+    """P(A) / (P(A) + P(B)) at the first answer token whose alternatives hold A or B (the
+    log-probabilities' view of the choice, as the expected value is the ratings'); None when
+    the answer carries no log-probabilities or neither letter is among them."""
+    for entry in logprobs_content or []:
+        if not isinstance(entry, dict):
+            continue
+        p = {"A": 0.0, "B": 0.0}
+        for alt in entry.get("top_logprobs") or [entry]:
+            letter = str(alt.get("token", "")).strip().upper()
+            if letter in p and alt.get("logprob") is not None:
+                p[letter] += math.exp(float(alt["logprob"]))
+        if p["A"] + p["B"] > 0:
+            return p["A"] / (p["A"] + p["B"])
+        if str(entry.get("token", "")).strip():
+            return None  # the first word of the answer is neither letter
+    return None
+
+
 def place_labels(lon, lat, gazetteer) -> list[str]:
     """Each point as the prompt names it: its gazetteer address and coordinates."""
     lon, lat = np.asarray(lon, float), np.asarray(lat, float)
@@ -92,9 +112,11 @@ def strength_to_scale(strength) -> np.ndarray:
 
 @dataclass
 class PairwiseResult:
-    """One topic's comparisons and their fit: who was named first and second, the choice of
-    each (1 first chosen, 0 second, NaN unanswered or failed), the answers' text, and the fit
-    (None when fewer than two places were compared)."""
+    """One topic's comparisons and their fit: who was named first and second, the greedy choice
+    of each (1 first chosen, 0 second, NaN unanswered or failed), the probability that the
+    first is chosen from the log-probabilities (NaN without them), the answers' text, and the
+    fit (None when nothing was answered) of `kind`: "probability" when every answered
+    comparison had its probability, else "greedy"."""
 
     prompts: list[str]
     first: np.ndarray
@@ -104,6 +126,8 @@ class PairwiseResult:
     fit: BradleyTerryFit | None
     n_failed: int = 0
     comparisons: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    p_first: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    kind: str = "greedy"
 
     @property
     def n_unanswered(self) -> int:
@@ -114,13 +138,15 @@ def run_pairwise(lon, lat, topic: str, endpoint: Endpoint, cache, gazetteer, opp
                  seed: int = 0, progress=None, is_cancelled=None,
                  stats: RunStats | None = None, spend=None) -> PairwiseResult:  # fmt: skip
     """Ask every pair of a connected design (each place meets at least `opponents` others) in
-    both orders, at temperature 0 without log-probabilities, and fit Bradley–Terry strengths
-    with an order effect from the answered comparisons."""
+    both orders, at temperature 0, and fit Bradley–Terry strengths with an order effect from the
+    answered comparisons: from the probability of the first place where every answer has
+    log-probabilities (a small model that always says "A" still leans by how much), else from
+    the greedy choices."""
     n = len(np.asarray(lon))
     pairs = connected_pairs(n, opponents, seed)
     labels = place_labels(lon, lat, gazetteer)
     prompts, first, second = pair_prompts(labels, pairs, topic)
-    ep = replace(endpoint, logprobs=False)
+    ep = endpoint
     if ep.constraint == "json_schema":  # the schema is the rating's: ask for the letter plainly
         ep = replace(ep, constraint=None)
     settings = RequestSettings(
@@ -133,17 +159,25 @@ def run_pairwise(lon, lat, topic: str, endpoint: Endpoint, cache, gazetteer, opp
     )
     results = run_requests(prompts, ep, cache, settings) if prompts else []
     choice = np.full(len(prompts), math.nan)
+    p_first = np.full(len(prompts), math.nan)
     texts = []
     for k, res in enumerate(results):
-        text = res.completion.text if res.completion is not None else None
+        c = res.completion
+        text = c.text if c is not None else None
         texts.append(text or res.error or "")
         got = read_choice(text)
         if got is not None:
             choice[k] = 1.0 - got  # 1: the first-named place was chosen
+            prob = choice_probability(c.logprobs_content)
+            if prob is not None:
+                p_first[k] = prob
     ok = ~np.isnan(choice)
     comparisons = np.bincount(first[ok], minlength=n) + np.bincount(second[ok], minlength=n)
+    soft = bool(ok.any()) and not np.isnan(p_first[ok]).any()
+    y = p_first if soft else choice
     fit = None
     if ok.sum() and n >= 2:
-        fit = fit_bradley_terry(first[ok], second[ok], choice[ok] > 0.5, n)
+        fit = fit_bradley_terry(first[ok], second[ok], y[ok], n)
     n_failed = sum(1 for r in results if r.failed)
-    return PairwiseResult(prompts, first, second, choice, texts, fit, n_failed, comparisons)
+    return PairwiseResult(prompts, first, second, choice, texts, fit, n_failed, comparisons,
+                          p_first, "probability" if soft else "greedy")  # fmt: skip

@@ -45,7 +45,9 @@ class PairwiseSurveyAlgorithm(GeoBiasAlgorithm):
             "place named first, reported in the log): one rated points layer per topic whose "
             "score is the strength on the 0–9 scale by the stated mapping 9·σ(s) (nine times "
             "the chance the point is chosen over a point of mean strength), with its standard "
-            "error and the comparisons it took part in, so ranks, ground truth, metrics and "
+            "error and the comparisons it took part in (fitted from the probability of choosing "
+            "the first place where the answers carry log-probabilities, else from the greedy "
+            "choices), so ranks, ground truth, metrics and "
             "maps work as for a rating survey (MAD, Gini and B through that mapping only), "
             "and a comparisons table holding every prompt and answer. Answers are cached."
         )
@@ -162,6 +164,13 @@ class PairwiseSurveyAlgorithm(GeoBiasAlgorithm):
                     feedback.pushWarning(tr("{topic}: no comparison was answered.").format(
                         topic=topic))  # fmt: skip
                     continue
+                feedback.pushInfo(
+                    tr("{topic}: strengths from the probability of choosing the first place "
+                       "(the answers' log-probabilities).").format(topic=topic)
+                    if res.kind == "probability"
+                    else tr("{topic}: strengths from the greedy choices (no log-probabilities "
+                            "in the answers).").format(topic=topic)
+                )  # fmt: skip
                 feedback.pushInfo(
                     tr("{topic}: {a} of {n} comparisons answered; order effect (log-odds of "
                        "choosing the place named first) {h:+.2f} ± {se:.2f}.").format(

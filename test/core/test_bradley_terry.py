@@ -22,12 +22,13 @@ def _choices(strength, pairs, h, seed, repeats=1):
 
 
 def _scipy_fit(first, second, chosen, n, ridge=0.1):
-    """The same penalised likelihood maximised by BFGS (the ridge identifies the mean)."""
+    """The same penalised likelihood (the prior on s and h) maximised by BFGS; the ridge on s
+    identifies their mean."""
 
     def nll(x):
         s = x[:n]
         eta = s[first] - s[second] + x[n]
-        return -np.sum(chosen * eta - np.logaddexp(0, eta)) + 0.5 * ridge * np.sum(s**2)
+        return -np.sum(chosen * eta - np.logaddexp(0, eta)) + 0.5 * ridge * np.sum(x**2)
 
     res = minimize(nll, np.zeros(n + 1), method="BFGS", options={"gtol": 1e-9})
     return res.x[:n] - res.x[:n].mean(), res.x[n]
@@ -73,6 +74,13 @@ def test_separable_choices_stay_finite_and_in_order():
     fit = fit_bradley_terry(first, second, chosen, 3)
     assert fit.converged and np.all(np.isfinite(fit.strength)) and np.all(np.isfinite(fit.se))
     assert list(np.argsort(-fit.strength)) == [0, 1, 2] and np.abs(fit.strength).max() < 10
+
+
+def test_a_model_that_always_answers_a_keeps_a_finite_order_effect_and_no_strength_gap():
+    first, second = np.array([0, 1, 0, 2, 1, 2]), np.array([1, 0, 2, 0, 2, 1])
+    fit = fit_bradley_terry(first, second, np.ones(6, bool), 3)
+    assert fit.converged and np.isfinite(fit.order_effect) and fit.order_effect > 1
+    assert np.allclose(fit.strength, 0, atol=1e-9)  # both orders chose "A": no place preferred
 
 
 def test_without_an_order_effect_h_is_zero():

@@ -9,6 +9,7 @@ from geobias.core.engine.chat import ChatClient, Endpoint
 from geobias.core.geo.gazetteer import Gazetteer
 from geobias.core.survey.pairwise import (
     PairFormat,
+    choice_probability,
     pair_prompts,
     read_choice,
     run_pairwise,
@@ -43,7 +44,7 @@ def test_strengths_follow_the_models_choices_and_the_order_effect_is_measured(tm
     lon, lat = rng.uniform(-10, 30, 24), rng.uniform(-40, 60, 24)
     cache = SurveyCache(str(tmp_path / "c.sqlite"))
     with FaultServer(answer=northern) as fs:
-        ep = Endpoint(fs.base_url, "m", logprobs=True)
+        ep = Endpoint(fs.base_url, "m", logprobs=False)  # greedy choices
         stats = RunStats()
         res = run_pairwise(lon, lat, "Latitude", ep, cache, Gazetteer.load(), opponents=6,
                            stats=stats)  # fmt: skip
@@ -59,6 +60,38 @@ def test_strengths_follow_the_models_choices_and_the_order_effect_is_measured(tm
     scaled = strength_to_scale(res.fit.strength)
     assert scaled.min() > 0 and scaled.max() < 9
     assert np.array_equal(np.argsort(scaled), np.argsort(res.fit.strength))
+
+
+def test_the_probability_of_a_letter_comes_from_its_log_probabilities():
+    def entry(*alts):
+        return {"token": alts[0][0], "logprob": alts[0][1],
+                "top_logprobs": [{"token": t, "logprob": lp} for t, lp in alts]}  # fmt: skip
+
+    assert choice_probability([entry(("A", np.log(0.6)), (" B", np.log(0.2)))]) == pytest.approx(
+        0.75
+    )
+    assert choice_probability([entry((" ", -0.1)), entry(("B", np.log(0.9)))]) == pytest.approx(0.0)
+    assert choice_probability([entry(("The", -0.1), ("A", -3.0))]) == pytest.approx(1.0)
+    assert choice_probability([entry(("Both", -0.1))]) is None
+    assert choice_probability(None) is None
+
+
+def test_with_log_probabilities_the_fit_uses_the_probability_of_the_first(tmp_path):
+    rng = np.random.default_rng(6)
+    lon, lat = rng.uniform(-10, 30, 12), rng.uniform(-40, 60, 12)
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    with FaultServer(answer=northern) as fs:
+        res = run_pairwise(lon, lat, "Latitude", Endpoint(fs.base_url, "m", logprobs=True),
+                           cache, Gazetteer.load(), opponents=11)  # fmt: skip
+        greedy = run_pairwise(lon, lat, "Latitude", Endpoint(fs.base_url, "m", logprobs=False),
+                              SurveyCache(str(tmp_path / "g.sqlite")), Gazetteer.load(),
+                              opponents=11)  # fmt: skip
+    assert res.kind == "probability" and greedy.kind == "greedy"
+    assert set(np.round(res.p_first, 6)) == {0.7, 0.3} and np.isnan(greedy.p_first).all()
+    # The fake model is sure at 0.7 only: strengths closer together than from hard choices.
+    assert np.ptp(res.fit.strength) < np.ptp(greedy.fit.strength)
+    rho = np.corrcoef(np.argsort(np.argsort(res.fit.strength)), np.argsort(np.argsort(lat)))[0, 1]
+    assert rho > 0.9
 
 
 def test_unreadable_answers_are_left_out_of_the_fit(tmp_path):

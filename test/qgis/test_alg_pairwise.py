@@ -52,6 +52,8 @@ def test_a_pairwise_survey_ranks_the_points_as_the_model_chooses(spread_points, 
     rows = list(table.getFeatures())
     assert len(rows) == sent and {r["chosen"] for r in rows} <= {"first", "second"}
     assert any("order effect" in line for line in log.lines), log.lines
+    assert {round(r["p_first"], 6) for r in rows} == {0.7, 0.3}  # the fake's letter at 0.7
+    assert any("strengths from the probability" in line for line in log.lines)
     runs = QgsVectorLayer(f"{params['OUTPUT']}|layername=runs", "runs", "ogr")
     row = next(runs.getFeatures())
     assert row["algorithm"] == "geobias:pairwisesurvey" and row["n_requests"] == sent
