@@ -202,6 +202,25 @@ def _specific():
         "ratelocations/OUTPUT": tr(
             "The GeoPackage of the rated layers (one per topic) and the runs table."
         ),
+        "reproduce/SOURCE": tr("The GeoPackage holding the run's runs row and results."),
+        "reproduce/RUN_ID": tr(
+            "The run_id of the runs row to reproduce; empty: the newest survey in the file."
+        ),
+        "reproduce/MODE": tr(
+            "From the cache: send nothing, refuse if an answer is missing. Ask again: every "
+            "request afresh, to the confirmed host only."
+        ),
+        "reproduce/CONFIRM_HOST": tr(
+            "Asking again contacts the host the run names only when it is given here, as the "
+            "log names it (the embedded model needs none)."
+        ),
+        "reproduce/AUTH_CONFIG": tr(
+            "The authentication configuration holding the API key for asking again (a key is "
+            "never read from the file)."
+        ),
+        "reproduce/OUTPUT": tr(
+            "The new GeoPackage: the run's results made again and the reproduction table."
+        ),
         "pairwisesurvey/INPUT": tr("The points to compare (their pid is kept)."),
         "pairwisesurvey/TOPICS": tr(
             "What the model compares the points on, one ranked layer each (separated by ;)."

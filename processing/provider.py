@@ -30,6 +30,7 @@ def algorithm_classes():
     from .algorithms.probes import ProbesAlgorithm
     from .algorithms.rate_locations import RateLocationsAlgorithm
     from .algorithms.report import ReportAlgorithm
+    from .algorithms.reproduce import ReproduceAlgorithm
     from .algorithms.sample_ground_truth import SampleGroundTruthAlgorithm
     from .algorithms.sample_points import SamplePointsAlgorithm
     from .algorithms.submit_batch import SubmitBatchAlgorithm
@@ -39,6 +40,7 @@ def algorithm_classes():
         SamplePointsAlgorithm,
         RateLocationsAlgorithm,
         PairwiseSurveyAlgorithm,
+        ReproduceAlgorithm,
         SampleGroundTruthAlgorithm,
         BiasMetricsAlgorithm,
         ImportRatingsAlgorithm,

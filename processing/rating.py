@@ -1,5 +1,6 @@
 """The survey's rating step: ask, turn answers into rated-point columns, write and load them."""
 
+import contextvars
 import sqlite3
 
 import numpy as np
@@ -68,6 +69,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     choices = False  # the endpoint returns k choices for n = k (found by probing it)
     if sampled:
         est = estimate_sampled(spec, gazetteer, cache, draws, languages)
+        refuse_uncached(est, cache)
         if est.n_requests and draws > 1:
             check_reachable(endpoint)
             choices = takes_n(endpoint, spec, gazetteer, feedback, draws)
@@ -75,6 +77,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                 est = estimate_sampled(spec, gazetteer, cache, draws, languages, choices=True)
     else:
         est = estimate_languages(spec, languages, gazetteer, cache)
+        refuse_uncached(est, cache)
     key = survey_key(endpoint)
     left, runs = remembered_left(key, est.n_requests)
     feedback.pushInfo(
@@ -328,6 +331,21 @@ def capabilities_sentence(caps, samples=10):
         parts.append(tr("Refused with HTTP 400/422: {params}.").format(
             params=", ".join(caps.rejected)))  # fmt: skip
     return " ".join(parts)
+
+
+# Set by geobias:reproduce (from the cache): a run that would send a request stops before it.
+CACHE_ONLY = contextvars.ContextVar("geobias_cache_only", default=False)
+
+
+def refuse_uncached(est, cache):
+    """Under CACHE_ONLY, a run with answers missing from the cache is refused before anything
+    is sent (a reproduction from the cache never asks anyone)."""
+    if CACHE_ONLY.get() and est.n_requests:
+        raise QgsProcessingException(
+            tr("{n} of the run's {t} answers are not in the cache {path}, and reproducing from "
+               "the cache sends no request: give the cache the run used (CACHE), or ask the "
+               "endpoint again (MODE).").format(n=est.n_requests, t=est.n_total, path=cache.path)
+        )  # fmt: skip
 
 
 def takes_n(endpoint, spec, gazetteer, feedback, draws):
