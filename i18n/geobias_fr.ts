@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="77"/>
+        <location filename="../processing/provider.py" line="79"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -229,12 +229,12 @@
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="154"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="186"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="158"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="191"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -6078,587 +6078,587 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="239"/>
+        <location filename="../processing/parameter_help.py" line="269"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="240"/>
+        <location filename="../processing/parameter_help.py" line="270"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="241"/>
+        <location filename="../processing/parameter_help.py" line="271"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="242"/>
+        <location filename="../processing/parameter_help.py" line="272"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="245"/>
+        <location filename="../processing/parameter_help.py" line="275"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="249"/>
+        <location filename="../processing/parameter_help.py" line="279"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="250"/>
+        <location filename="../processing/parameter_help.py" line="280"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="292"/>
+        <location filename="../processing/parameter_help.py" line="322"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="293"/>
+        <location filename="../processing/parameter_help.py" line="323"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="298"/>
+        <location filename="../processing/parameter_help.py" line="328"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="303"/>
+        <location filename="../processing/parameter_help.py" line="333"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="307"/>
+        <location filename="../processing/parameter_help.py" line="337"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="308"/>
+        <location filename="../processing/parameter_help.py" line="338"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="309"/>
+        <location filename="../processing/parameter_help.py" line="339"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="312"/>
+        <location filename="../processing/parameter_help.py" line="342"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="315"/>
+        <location filename="../processing/parameter_help.py" line="345"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="318"/>
+        <location filename="../processing/parameter_help.py" line="348"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="321"/>
+        <location filename="../processing/parameter_help.py" line="351"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="322"/>
+        <location filename="../processing/parameter_help.py" line="352"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="323"/>
+        <location filename="../processing/parameter_help.py" line="353"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="326"/>
+        <location filename="../processing/parameter_help.py" line="356"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="327"/>
+        <location filename="../processing/parameter_help.py" line="357"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="328"/>
+        <location filename="../processing/parameter_help.py" line="358"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="329"/>
+        <location filename="../processing/parameter_help.py" line="359"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="333"/>
+        <location filename="../processing/parameter_help.py" line="363"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="337"/>
+        <location filename="../processing/parameter_help.py" line="367"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="338"/>
+        <location filename="../processing/parameter_help.py" line="368"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="341"/>
+        <location filename="../processing/parameter_help.py" line="371"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="342"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="345"/>
+        <location filename="../processing/parameter_help.py" line="375"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="348"/>
+        <location filename="../processing/parameter_help.py" line="378"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="351"/>
+        <location filename="../processing/parameter_help.py" line="381"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="352"/>
+        <location filename="../processing/parameter_help.py" line="382"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="353"/>
+        <location filename="../processing/parameter_help.py" line="383"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="354"/>
+        <location filename="../processing/parameter_help.py" line="384"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="357"/>
+        <location filename="../processing/parameter_help.py" line="387"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="359"/>
+        <location filename="../processing/parameter_help.py" line="389"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="360"/>
+        <location filename="../processing/parameter_help.py" line="390"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="361"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="362"/>
+        <location filename="../processing/parameter_help.py" line="392"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="363"/>
+        <location filename="../processing/parameter_help.py" line="393"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="364"/>
+        <location filename="../processing/parameter_help.py" line="394"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="365"/>
+        <location filename="../processing/parameter_help.py" line="395"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="366"/>
+        <location filename="../processing/parameter_help.py" line="396"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="367"/>
+        <location filename="../processing/parameter_help.py" line="397"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="368"/>
+        <location filename="../processing/parameter_help.py" line="398"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="401"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="374"/>
+        <location filename="../processing/parameter_help.py" line="404"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="375"/>
+        <location filename="../processing/parameter_help.py" line="405"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="376"/>
+        <location filename="../processing/parameter_help.py" line="406"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="377"/>
+        <location filename="../processing/parameter_help.py" line="407"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="430"/>
+        <location filename="../processing/parameter_help.py" line="460"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="379"/>
+        <location filename="../processing/parameter_help.py" line="409"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="384"/>
+        <location filename="../processing/parameter_help.py" line="414"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="417"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="421"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="394"/>
+        <location filename="../processing/parameter_help.py" line="424"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="427"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="400"/>
+        <location filename="../processing/parameter_help.py" line="430"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="403"/>
+        <location filename="../processing/parameter_help.py" line="433"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="406"/>
+        <location filename="../processing/parameter_help.py" line="436"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="410"/>
+        <location filename="../processing/parameter_help.py" line="440"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="414"/>
+        <location filename="../processing/parameter_help.py" line="444"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="417"/>
+        <location filename="../processing/parameter_help.py" line="447"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="418"/>
+        <location filename="../processing/parameter_help.py" line="448"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="422"/>
+        <location filename="../processing/parameter_help.py" line="452"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="425"/>
+        <location filename="../processing/parameter_help.py" line="455"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="426"/>
+        <location filename="../processing/parameter_help.py" line="456"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="427"/>
+        <location filename="../processing/parameter_help.py" line="457"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="431"/>
+        <location filename="../processing/parameter_help.py" line="461"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="435"/>
+        <location filename="../processing/parameter_help.py" line="465"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="436"/>
+        <location filename="../processing/parameter_help.py" line="466"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="439"/>
+        <location filename="../processing/parameter_help.py" line="469"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="442"/>
+        <location filename="../processing/parameter_help.py" line="472"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="445"/>
+        <location filename="../processing/parameter_help.py" line="475"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="446"/>
+        <location filename="../processing/parameter_help.py" line="476"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="447"/>
+        <location filename="../processing/parameter_help.py" line="477"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="448"/>
+        <location filename="../processing/parameter_help.py" line="478"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="449"/>
+        <location filename="../processing/parameter_help.py" line="479"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="450"/>
+        <location filename="../processing/parameter_help.py" line="480"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="453"/>
+        <location filename="../processing/parameter_help.py" line="483"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="454"/>
+        <location filename="../processing/parameter_help.py" line="484"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="455"/>
+        <location filename="../processing/parameter_help.py" line="485"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="456"/>
+        <location filename="../processing/parameter_help.py" line="486"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="457"/>
+        <location filename="../processing/parameter_help.py" line="487"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="458"/>
+        <location filename="../processing/parameter_help.py" line="488"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="459"/>
+        <location filename="../processing/parameter_help.py" line="489"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="460"/>
+        <location filename="../processing/parameter_help.py" line="490"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="461"/>
+        <location filename="../processing/parameter_help.py" line="491"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="462"/>
+        <location filename="../processing/parameter_help.py" line="492"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="463"/>
+        <location filename="../processing/parameter_help.py" line="493"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="464"/>
+        <location filename="../processing/parameter_help.py" line="494"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="465"/>
+        <location filename="../processing/parameter_help.py" line="495"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="467"/>
+        <location filename="../processing/parameter_help.py" line="497"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="470"/>
+        <location filename="../processing/parameter_help.py" line="500"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="471"/>
+        <location filename="../processing/parameter_help.py" line="501"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="472"/>
+        <location filename="../processing/parameter_help.py" line="502"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="473"/>
+        <location filename="../processing/parameter_help.py" line="503"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="474"/>
+        <location filename="../processing/parameter_help.py" line="504"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="475"/>
+        <location filename="../processing/parameter_help.py" line="505"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="476"/>
+        <location filename="../processing/parameter_help.py" line="506"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="477"/>
+        <location filename="../processing/parameter_help.py" line="507"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="478"/>
+        <location filename="../processing/parameter_help.py" line="508"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="479"/>
+        <location filename="../processing/parameter_help.py" line="509"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="480"/>
+        <location filename="../processing/parameter_help.py" line="510"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="481"/>
+        <location filename="../processing/parameter_help.py" line="511"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="482"/>
+        <location filename="../processing/parameter_help.py" line="512"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="485"/>
+        <location filename="../processing/parameter_help.py" line="515"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="486"/>
+        <location filename="../processing/parameter_help.py" line="516"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="512"/>
+        <location filename="../processing/parameter_help.py" line="542"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="513"/>
+        <location filename="../processing/parameter_help.py" line="543"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="514"/>
+        <location filename="../processing/parameter_help.py" line="544"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="515"/>
+        <location filename="../processing/parameter_help.py" line="545"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="516"/>
+        <location filename="../processing/parameter_help.py" line="546"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="521"/>
+        <location filename="../processing/parameter_help.py" line="551"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="522"/>
+        <location filename="../processing/parameter_help.py" line="552"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="525"/>
+        <location filename="../processing/parameter_help.py" line="555"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
@@ -6973,32 +6973,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="488"/>
+        <location filename="../processing/parameter_help.py" line="518"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="497"/>
+        <location filename="../processing/parameter_help.py" line="527"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="500"/>
+        <location filename="../processing/parameter_help.py" line="530"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="504"/>
+        <location filename="../processing/parameter_help.py" line="534"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="508"/>
+        <location filename="../processing/parameter_help.py" line="538"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="517"/>
+        <location filename="../processing/parameter_help.py" line="547"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
@@ -7278,7 +7278,7 @@ Lancer l'enquête ?</translation>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="493"/>
+        <location filename="../processing/parameter_help.py" line="523"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
@@ -7583,77 +7583,77 @@ Lancer l'enquête ?</translation>
         <translation>Inférence par lots de Mistral</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="255"/>
+        <location filename="../processing/parameter_help.py" line="285"/>
         <source>The points whose requests go into the batch.</source>
         <translation>Les points dont les requêtes vont dans le lot.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="256"/>
+        <location filename="../processing/parameter_help.py" line="286"/>
         <source>Whose batch API: the provider preset&apos;s, or OpenAI&apos;s (also Azure OpenAI), Anthropic&apos;s, Gemini&apos;s or Mistral&apos;s.</source>
         <translation>L'API de lots à utiliser : celle du fournisseur prédéfini, ou celle d'OpenAI (aussi Azure OpenAI), d'Anthropic, de Gemini ou de Mistral.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="260"/>
+        <location filename="../processing/parameter_help.py" line="290"/>
         <source>The batch API&apos;s base URL (empty: the provider&apos;s; an Azure OpenAI resource).</source>
         <translation>L'URL de base de l'API de lots (vide : celle du fournisseur ; une ressource Azure OpenAI).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="263"/>
+        <location filename="../processing/parameter_help.py" line="293"/>
         <source>The most tokens queued in open batches (OpenAI&apos;s per-account limit); 0: no limit.</source>
         <translation>Le plus de jetons en file dans les lots ouverts (la limite par compte d'OpenAI) ; 0 : pas de limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="266"/>
+        <location filename="../processing/parameter_help.py" line="296"/>
         <source>The most requests one batch holds (0: the provider&apos;s).</source>
         <translation>Le plus de requêtes qu'un lot contient (0 : la limite du fournisseur).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="267"/>
+        <location filename="../processing/parameter_help.py" line="297"/>
         <source>Only print the requests, batches and cost at the batch price; send nothing.</source>
         <translation>Afficher seulement les requêtes, les lots et le coût au prix des lots ; ne rien envoyer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="270"/>
+        <location filename="../processing/parameter_help.py" line="300"/>
         <source>The GeoPackage that records the batches and receives the rated layers.</source>
         <translation>Le GeoPackage qui enregistre les lots et reçoit les couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="303"/>
         <source>The GeoPackage whose batches table is polled.</source>
         <translation>Le GeoPackage dont la table batches est interrogée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="274"/>
+        <location filename="../processing/parameter_help.py" line="304"/>
         <source>The QGIS authentication configuration holding the provider&apos;s API key.</source>
         <translation>La configuration d'authentification QGIS qui contient la clé d'API du fournisseur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="277"/>
+        <location filename="../processing/parameter_help.py" line="307"/>
         <source>The answer cache (empty: the one the batches were submitted with).</source>
         <translation>Le cache des réponses (vide : celui de la soumission des lots).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="280"/>
+        <location filename="../processing/parameter_help.py" line="310"/>
         <source>The batch API&apos;s base URL (empty: as submitted).</source>
         <translation>L'URL de base de l'API de lots (vide : celle de la soumission).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="311"/>
         <source>The most tokens queued in open batches when waiting ones are submitted; 0: no limit.</source>
         <translation>Le plus de jetons en file dans les lots ouverts quand les lots en attente sont soumis ; 0 : pas de limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="314"/>
         <source>Cancel the open batches; the next poll imports what came back.</source>
         <translation>Annuler les lots ouverts ; la prochaine interrogation importe ce qui est revenu.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="285"/>
+        <location filename="../processing/parameter_help.py" line="315"/>
         <source>Once every batch has ended, send what is missing as a new batch.</source>
         <translation>Une fois tous les lots terminés, envoyer ce qui manque dans un nouveau lot.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="318"/>
         <source>Once every batch has ended, send what is missing live and write the layers.</source>
         <translation>Une fois tous les lots terminés, envoyer en direct ce qui manque et écrire les couches.</translation>
     </message>
@@ -8180,82 +8180,67 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/parameter_help.py" line="205"/>
         <source>The GeoPackage holding the run&apos;s runs row and results.</source>
-        <translation>Le GeoPackage contenant la ligne runs de l&apos;exécution et ses résultats.</translation>
+        <translation>Le GeoPackage contenant la ligne runs de l'exécution et ses résultats.</translation>
     </message>
     <message>
         <location filename="../processing/parameter_help.py" line="206"/>
         <source>The run_id of the runs row to reproduce; empty: the newest survey in the file.</source>
-        <translation>Le run_id de la ligne runs à reproduire ; vide : l&apos;enquête la plus récente du fichier.</translation>
+        <translation>Le run_id de la ligne runs à reproduire ; vide : l'enquête la plus récente du fichier.</translation>
     </message>
     <message>
         <location filename="../processing/parameter_help.py" line="209"/>
         <source>From the cache: send nothing, refuse if an answer is missing. Ask again: every request afresh, to the confirmed host only.</source>
-        <translation>Depuis le cache : ne rien envoyer, refuser s&apos;il manque une réponse. Redemander : chaque requête à nouveau, vers l&apos;hôte confirmé seulement.</translation>
+        <translation>Depuis le cache : ne rien envoyer, refuser s'il manque une réponse. Redemander : chaque requête à nouveau, vers l'hôte confirmé seulement.</translation>
     </message>
     <message>
         <location filename="../processing/parameter_help.py" line="213"/>
         <source>Asking again contacts the host the run names only when it is given here, as the log names it (the embedded model needs none).</source>
-        <translation>Redemander ne contacte l&apos;hôte nommé par l&apos;exécution que s&apos;il est donné ici, tel que le journal le nomme (le modèle intégré n&apos;en demande pas).</translation>
+        <translation>Redemander ne contacte l'hôte nommé par l'exécution que s'il est donné ici, tel que le journal le nomme (le modèle intégré n'en demande pas).</translation>
     </message>
     <message>
         <location filename="../processing/parameter_help.py" line="217"/>
         <source>The authentication configuration holding the API key for asking again (a key is never read from the file).</source>
-        <translation>La configuration d&apos;authentification contenant la clé d&apos;API pour redemander (aucune clé n&apos;est lue dans le fichier).</translation>
+        <translation>La configuration d'authentification contenant la clé d'API pour redemander (aucune clé n'est lue dans le fichier).</translation>
     </message>
     <message>
         <location filename="../processing/parameter_help.py" line="221"/>
         <source>The new GeoPackage: the run&apos;s results made again and the reproduction table.</source>
-        <translation>Le nouveau GeoPackage : les résultats de l&apos;exécution refaits et la table de reproduction.</translation>
+        <translation>Le nouveau GeoPackage : les résultats de l'exécution refaits et la table de reproduction.</translation>
     </message>
     <message>
         <location filename="../processing/rating.py" line="344"/>
         <source>{n} of the run&apos;s {t} answers are not in the cache {path}, and reproducing from the cache sends no request: give the cache the run used (CACHE), or ask the endpoint again (MODE).</source>
-        <translation>{n} des {t} réponses de l&apos;exécution ne sont pas dans le cache {path}, et reproduire depuis le cache n&apos;envoie aucune requête : donnez le cache que l&apos;exécution a utilisé (CACHE), ou redemandez au point d&apos;accès (MODE).</translation>
+        <translation>{n} des {t} réponses de l'exécution ne sont pas dans le cache {path}, et reproduire depuis le cache n'envoie aucune requête : donnez le cache que l'exécution a utilisé (CACHE), ou redemandez au point d'accès (MODE).</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="58"/>
-        <source>{path} holds no runs table: it was not written by GeoBias.</source>
-        <translation>{path} ne contient pas de table runs : il n&apos;a pas été écrit par GeoBias.</translation>
-    </message>
-    <message>
-        <location filename="../processing/reproduce.py" line="64"/>
-        <source>{path} holds no run {run}.</source>
-        <translation>{path} ne contient pas d&apos;exécution {run}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/reproduce.py" line="71"/>
-        <source>{path} holds no run that asked a model (ratelocations or survey).</source>
-        <translation>{path} ne contient aucune exécution ayant interrogé un modèle (ratelocations ou survey).</translation>
-    </message>
-    <message>
-        <location filename="../processing/reproduce.py" line="78"/>
+        <location filename="../processing/reproduce.py" line="80"/>
         <source>Run {run} was made by {alg}; only {known} can be run again.</source>
-        <translation>L&apos;exécution {run} a été faite par {alg} ; seuls {known} peuvent être relancés.</translation>
+        <translation>L'exécution {run} a été faite par {alg} ; seuls {known} peuvent être relancés.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="91"/>
+        <location filename="../processing/reproduce.py" line="93"/>
         <source>The algorithm {alg} is not installed.</source>
-        <translation>L&apos;algorithme {alg} n&apos;est pas installé.</translation>
+        <translation>L'algorithme {alg} n'est pas installé.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="97"/>
+        <location filename="../processing/reproduce.py" line="99"/>
         <source>The run&apos;s parameters cannot be read: {err}</source>
-        <translation>Les paramètres de l&apos;exécution ne peuvent pas être lus : {err}</translation>
+        <translation>Les paramètres de l'exécution ne peuvent pas être lus : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="101"/>
+        <location filename="../processing/reproduce.py" line="103"/>
         <source>The run&apos;s parameters cannot be read.</source>
-        <translation>Les paramètres de l&apos;exécution ne peuvent pas être lus.</translation>
+        <translation>Les paramètres de l'exécution ne peuvent pas être lus.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="123"/>
+        <location filename="../processing/reproduce.py" line="125"/>
         <source>The run&apos;s {name} is {value}, not a file on this machine: reproducing reads only local files. Put the file where the run had it, or run the algorithm yourself.</source>
-        <translation>Le paramètre {name} de l&apos;exécution vaut {value}, qui n&apos;est pas un fichier de cette machine : la reproduction ne lit que des fichiers locaux. Placez le fichier là où l&apos;exécution l&apos;avait, ou lancez l&apos;algorithme vous-même.</translation>
+        <translation>Le paramètre {name} de l'exécution vaut {value}, qui n'est pas un fichier de cette machine : la reproduction ne lit que des fichiers locaux. Placez le fichier là où l'exécution l'avait, ou lancez l'algorithme vous-même.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="133"/>
+        <location filename="../processing/reproduce.py" line="135"/>
         <source>Cannot open {path}.</source>
-        <translation>Impossible d&apos;ouvrir {path}.</translation>
+        <translation>Impossible d'ouvrir {path}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="29"/>
@@ -8265,17 +8250,17 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="34"/>
         <source>Runs a recorded rating survey (geobias:survey or geobias:ratelocations) again from its row in a GeoPackage&apos;s runs table, with the recorded parameters, into a new GeoPackage, and compares the two table by table and field by field (a reproduction table and a sentence in the log: identical, or which figures differ and by how much). From the cache (the default) nothing is sent: a run whose answers are not all in the cache is refused, naming how many are missing. Ask again sends every request afresh (an empty cache of its own) and only to the host you confirm. A GeoPackage from someone else is data: its layers and files must be files on this machine, nothing it names is contacted without you, and no key is read from it.</source>
-        <translation>Relance une enquête de notes enregistrée (geobias:survey ou geobias:ratelocations) à partir de sa ligne dans la table runs d&apos;un GeoPackage, avec les paramètres enregistrés, dans un nouveau GeoPackage, et compare les deux table par table et champ par champ (une table de reproduction et une phrase dans le journal : identique, ou quels chiffres diffèrent et de combien). Depuis le cache (par défaut) rien n&apos;est envoyé : une exécution dont toutes les réponses ne sont pas dans le cache est refusée, en disant combien manquent. Redemander envoie chaque requête à nouveau (avec un cache vide à part) et seulement vers l&apos;hôte que vous confirmez. Un GeoPackage venu d&apos;ailleurs est une donnée : ses couches et fichiers doivent être des fichiers de cette machine, rien de ce qu&apos;il nomme n&apos;est contacté sans vous, et aucune clé n&apos;y est lue.</translation>
+        <translation>Relance une enquête de notes enregistrée (geobias:survey ou geobias:ratelocations) à partir de sa ligne dans la table runs d'un GeoPackage, avec les paramètres enregistrés, dans un nouveau GeoPackage, et compare les deux table par table et champ par champ (une table de reproduction et une phrase dans le journal : identique, ou quels chiffres diffèrent et de combien). Depuis le cache (par défaut) rien n'est envoyé : une exécution dont toutes les réponses ne sont pas dans le cache est refusée, en disant combien manquent. Redemander envoie chaque requête à nouveau (avec un cache vide à part) et seulement vers l'hôte que vous confirmez. Un GeoPackage venu d'ailleurs est une donnée : ses couches et fichiers doivent être des fichiers de cette machine, rien de ce qu'il nomme n'est contacté sans vous, et aucune clé n'y est lue.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="48"/>
         <source>GeoPackage of the run</source>
-        <translation>GeoPackage de l&apos;exécution</translation>
+        <translation>GeoPackage de l'exécution</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="51"/>
         <source>Run id (empty: the newest survey)</source>
-        <translation>Identifiant de l&apos;exécution (vide : l&apos;enquête la plus récente)</translation>
+        <translation>Identifiant de l'exécution (vide : l'enquête la plus récente)</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="56"/>
@@ -8285,7 +8270,7 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="56"/>
         <source>Ask the endpoint again</source>
-        <translation>Redemander au point d&apos;accès</translation>
+        <translation>Redemander au point d'accès</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="63"/>
@@ -8295,7 +8280,7 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="69"/>
         <source>API key for asking again</source>
-        <translation>Clé d&apos;API pour redemander</translation>
+        <translation>Clé d'API pour redemander</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="74"/>
@@ -8313,39 +8298,229 @@ Lancer l'enquête ?</translation>
         <translation>Exécution reproduite</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="96"/>
-        <source>Give the GeoPackage of the run (SOURCE).</source>
-        <translation>Donnez le GeoPackage de l&apos;exécution (SOURCE).</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/reproduce.py" line="102"/>
-        <source>The reproduction is written beside the run, not over it: choose another OUTPUT.</source>
-        <translation>La reproduction s&apos;écrit à côté de l&apos;exécution, pas par-dessus : choisissez un autre OUTPUT.</translation>
+        <source>Give the GeoPackage of the run (SOURCE).</source>
+        <translation>Donnez le GeoPackage de l'exécution (SOURCE).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="109"/>
+        <location filename="../processing/algorithms/reproduce.py" line="108"/>
+        <source>The reproduction is written beside the run, not over it: choose another OUTPUT.</source>
+        <translation>La reproduction s'écrit à côté de l'exécution, pas par-dessus : choisissez un autre OUTPUT.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/reproduce.py" line="120"/>
         <source>Run {run}: {alg}, {model} at {host}, started {started}.</source>
         <translation>Exécution {run} : {alg}, {model} sur {host}, commencée le {started}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="121"/>
+        <location filename="../processing/algorithms/reproduce.py" line="132"/>
         <source>Asking again sends the run&apos;s requests to {host} ({model}). Nothing was sent: to allow it, give CONFIRM_HOST={host} (an API key, if it needs one, goes in AUTH_CONFIG; none is read from the file).</source>
-        <translation>Redemander envoie les requêtes de l&apos;exécution à {host} ({model}). Rien n&apos;a été envoyé : pour l&apos;autoriser, donnez CONFIRM_HOST={host} (une clé d&apos;API, s&apos;il en faut une, va dans AUTH_CONFIG ; aucune n&apos;est lue dans le fichier).</translation>
+        <translation>Redemander envoie les requêtes de l'exécution à {host} ({model}). Rien n'a été envoyé : pour l'autoriser, donnez CONFIRM_HOST={host} (une clé d'API, s'il en faut une, va dans AUTH_CONFIG ; aucune n'est lue dans le fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="149"/>
+        <location filename="../processing/algorithms/reproduce.py" line="159"/>
         <source>Identical: every figure of {n} fields in {t} tables equals the run&apos;s.</source>
-        <translation>Identique : chaque chiffre des {n} champs de {t} tables égale celui de l&apos;exécution.</translation>
+        <translation>Identique : chaque chiffre des {n} champs de {t} tables égale celui de l'exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="155"/>
+        <location filename="../processing/algorithms/reproduce.py" line="165"/>
         <source>{table}.{field}: {d} of {n} rows differ (largest difference {m}).</source>
         <translation>{table}.{field} : {d} lignes sur {n} diffèrent (plus grand écart {m}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="160"/>
+        <location filename="../processing/algorithms/reproduce.py" line="170"/>
         <source>Not identical: {d} of {n} fields differ (the reproduction table lists them).</source>
         <translation>Pas identique : {d} champs sur {n} diffèrent (la table de reproduction les liste).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="239"/>
+        <source>The polygons whose numbers the model is asked (e.g. countries).</source>
+        <translation>Les polygones dont on demande les chiffres au modèle (p. ex. des pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="240"/>
+        <source>The field that names each polygon in the prompt.</source>
+        <translation>Le champ qui nomme chaque polygone dans la requête.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="241"/>
+        <source>A field whose name follows the polygon&apos;s in the prompt (&apos;Ontario, Canada&apos;); empty: the name alone.</source>
+        <translation>Un champ dont le nom suit celui du polygone dans la requête (« Ontario, Canada ») ; vide : le nom seul.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="245"/>
+        <source>The numeric fields the model is asked, one answers layer each; each field&apos;s value is the truth its answers are compared with.</source>
+        <translation>Les champs numériques demandés au modèle, une couche de réponses chacun ; la valeur de chaque champ est la vérité à laquelle ses réponses sont comparées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="249"/>
+        <source>What each field measures as the prompt says it (&apos;infant mortality rate&apos;), one per field; empty: the bundled countries&apos; fields&apos; own.</source>
+        <translation>Ce que mesure chaque champ, tel que la requête le dit (« infant mortality rate »), un par champ ; vide : celui des champs des pays fournis.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="253"/>
+        <source>Each field&apos;s unit as the prompt says it (&apos;deaths per 1,000 live births&apos;), one per field; empty: the bundled countries&apos; fields&apos; own.</source>
+        <translation>L'unité de chaque champ, telle que la requête la dit (« deaths per 1,000 live births »), une par champ ; vide : celle des champs des pays fournis.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="257"/>
+        <source>The year each field is asked about, one per field; empty: the bundled countries&apos; (for infant mortality, the year its source names, feature by feature).</source>
+        <translation>L'année sur laquelle porte chaque champ, une par champ ; vide : celle des pays fournis (pour la mortalité infantile, l'année que nomme sa source, entité par entité).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="261"/>
+        <source>Any field whose values group the polygons (e.g. a continent) for the mean relative errors and their ratio to the best group&apos;s; empty: one group.</source>
+        <translation>Un champ quelconque dont les valeurs groupent les polygones (p. ex. un continent) pour les erreurs relatives moyennes et leur rapport à celle du meilleur groupe ; vide : un seul groupe.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="265"/>
+        <source>The GeoPackage of the answers layers (one per field), the groups table and the runs table.</source>
+        <translation>Le GeoPackage des couches de réponses (une par champ), de la table des groupes et de la table des exécutions.</translation>
+    </message>
+    <message>
+        <location filename="../processing/recall.py" line="92"/>
+        <source>{key} gives {n} value(s) for {k} field(s): give one per field, separated by ;.</source>
+        <translation>{key} donne {n} valeur(s) pour {k} champ(s) : donnez-en une par champ, séparées par ;.</translation>
+    </message>
+    <message>
+        <location filename="../processing/recall.py" line="106"/>
+        <source>{field}: the year &apos;{y}&apos; is not a year (YEARS).</source>
+        <translation>{field} : « {y} » n'est pas une année (YEARS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/recall.py" line="116"/>
+        <source>Say what field {field} holds: give its {what}.</source>
+        <translation>Dites ce que contient le champ {field} : donnez ses {what}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/recall.py" line="165"/>
+        <source>No feature of the layer has a name in {field}.</source>
+        <translation>Aucune entité de la couche n'a de nom dans {field}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/reproduce.py" line="58"/>
+        <source>SOURCE: {path} holds no runs table: it was not written by GeoBias.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../processing/reproduce.py" line="66"/>
+        <source>SOURCE: {path} holds no run {run}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../processing/reproduce.py" line="73"/>
+        <source>SOURCE: {path} holds no run that asked a model (ratelocations or survey).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="40"/>
+        <source>Recall survey</source>
+        <translation>Enquête de rappel</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="45"/>
+        <source>Asks a large language model, for each polygon and each numeric field, the field's value ('What was the infant mortality rate of Chad in 2015, in deaths per 1,000 live births? Answer with a single number only.'), greedy at temperature 0 and with no answer constraint, reads the number it answers (in any script and with scale words; a range such as 'between 5 and 7' stays unanswered) and compares it with the field: the relative error |a−b|/max(a,b) and the log ratio ln(a/b) (above 0: the model overstates). One polygon layer per field, and a groups table with each group's mean relative error, its bootstrap 95% interval and its ratio to the best group's (WorldBench's disparity), also in the log. The bundled countries' fields have their quantity, unit and year filled in. Answers are cached.</source>
+        <translation>Demande à un grand modèle de langage, pour chaque polygone et chaque champ numérique, la valeur du champ (« What was the infant mortality rate of Chad in 2015, in deaths per 1,000 live births? Answer with a single number only. »), en mode glouton à température 0 et sans contrainte de réponse, lit le nombre qu'il répond (dans toute écriture et avec les mots d'échelle ; un intervalle comme « between 5 and 7 » reste sans réponse) et le compare au champ : l'erreur relative |a−b|/max(a,b) et le log-rapport ln(a/b) (au-dessus de 0 : le modèle surestime). Une couche de polygones par champ, et une table des groupes avec l'erreur relative moyenne de chaque groupe, son intervalle bootstrap à 95 % et son rapport à celle du meilleur groupe (la disparité de WorldBench), aussi dans le journal. Les champs des pays fournis ont leur grandeur, leur unité et leur année déjà remplies. Les réponses sont mises en cache.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="60"/>
+        <source>Polygons to ask about</source>
+        <translation>Polygones à interroger</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="65"/>
+        <source>Name field</source>
+        <translation>Champ du nom</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="66"/>
+        <source>Parent name field (e.g. the country of a province)</source>
+        <translation>Champ du nom parent (p. ex. le pays d'une province)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="72"/>
+        <source>Numeric fields to ask</source>
+        <translation>Champs numériques à demander</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="78"/>
+        <source>Quantities, one per field (separated by ;)</source>
+        <translation>Grandeurs, une par champ (séparées par ;)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="78"/>
+        <source>Units, one per field (separated by ;)</source>
+        <translation>Unités, une par champ (séparées par ;)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="78"/>
+        <source>Years, one per field (separated by ;)</source>
+        <translation>Années, une par champ (séparées par ;)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="84"/>
+        <source>Group field (e.g. a continent)</source>
+        <translation>Champ de groupe (p. ex. un continent)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="93"/>
+        <source>Recall survey GeoPackage</source>
+        <translation>GeoPackage de l'enquête de rappel</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="98"/>
+        <source>Answer layers</source>
+        <translation>Couches de réponses</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="99"/>
+        <source>Answered questions</source>
+        <translation>Questions répondues</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="134"/>
+        <source>Give at least one numeric field to ask (FIELDS).</source>
+        <translation>Donnez au moins un champ numérique à demander (FIELDS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="138"/>
+        <source>The layer has no field {field}.</source>
+        <translation>La couche n'a pas de champ {field}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="151"/>
+        <source>This run is {n} requests ({p} polygons × {k} field(s)), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or fields, or raise MAX_REQUESTS to run it.</source>
+        <translation>Cette exécution fait {n} requêtes ({p} polygones × {k} champ(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Interrogez moins de polygones ou de champs, ou augmentez MAX_REQUESTS pour la lancer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="166"/>
+        <source>Asking {model} {k} field(s) of {n} polygons: {r} prompts.</source>
+        <translation>Demande à {model} de {k} champ(s) de {n} polygones : {r} requêtes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="200"/>
+        <source>{field} ({quantity}): {a} of {n} answered ({r} gave a range).</source>
+        <translation>{field} ({quantity}) : {a} sur {n} répondus ({r} ont donné un intervalle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="206"/>
+        <source>{field}, {group}: mean relative error {e:.3f} [{lo:.3f}, {hi:.3f}] over {n}</source>
+        <translation>{field}, {group} : erreur relative moyenne {e:.3f} [{lo:.3f}, {hi:.3f}] sur {n}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="211"/>
+        <source>, {ratio:.2f} × the best group's</source>
+        <translation>, {ratio:.2f} × celle du meilleur groupe</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="214"/>
+        <source>Writing the answer layers…</source>
+        <translation>Écriture des couches de réponses…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="230"/>
+        <source>Recall groups</source>
+        <translation>Groupes du rappel</translation>
     </message>
 </context>
 <context>

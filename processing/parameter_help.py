@@ -236,6 +236,36 @@ def _specific():
             "The GeoPackage of the ranked layers (one per topic), the comparisons and the runs "
             "table."
         ),
+        "recallsurvey/INPUT": tr("The polygons whose numbers the model is asked (e.g. countries)."),
+        "recallsurvey/NAME_FIELD": tr("The field that names each polygon in the prompt."),
+        "recallsurvey/PARENT_FIELD": tr(
+            "A field whose name follows the polygon's in the prompt ('Ontario, Canada'); "
+            "empty: the name alone."
+        ),
+        "recallsurvey/FIELDS": tr(
+            "The numeric fields the model is asked, one answers layer each; each field's "
+            "value is the truth its answers are compared with."
+        ),
+        "recallsurvey/QUANTITIES": tr(
+            "What each field measures as the prompt says it ('infant mortality rate'), one per "
+            "field; empty: the bundled countries' fields' own."
+        ),
+        "recallsurvey/UNITS": tr(
+            "Each field's unit as the prompt says it ('deaths per 1,000 live births'), one per "
+            "field; empty: the bundled countries' fields' own."
+        ),
+        "recallsurvey/YEARS": tr(
+            "The year each field is asked about, one per field; empty: the bundled countries' "
+            "(for infant mortality, the year its source names, feature by feature)."
+        ),
+        "recallsurvey/GROUP_FIELD": tr(
+            "Any field whose values group the polygons (e.g. a continent) for the mean "
+            "relative errors and their ratio to the best group's; empty: one group."
+        ),
+        "recallsurvey/OUTPUT": tr(
+            "The GeoPackage of the answers layers (one per field), the groups table and the "
+            "runs table."
+        ),
         "exportbatch/INPUT": tr("The points whose requests are exported."),
         "exportbatch/MAX_REQUESTS": tr("The most requests one file holds (OpenAI's cap: 50,000)."),
         "exportbatch/MAX_MB": tr("The largest file in megabytes (OpenAI's cap: 200)."),

@@ -29,6 +29,7 @@ def algorithm_classes():
     from .algorithms.poll_batches import PollBatchesAlgorithm
     from .algorithms.probes import ProbesAlgorithm
     from .algorithms.rate_locations import RateLocationsAlgorithm
+    from .algorithms.recall_survey import RecallSurveyAlgorithm
     from .algorithms.report import ReportAlgorithm
     from .algorithms.reproduce import ReproduceAlgorithm
     from .algorithms.sample_ground_truth import SampleGroundTruthAlgorithm
@@ -41,6 +42,7 @@ def algorithm_classes():
         RateLocationsAlgorithm,
         PairwiseSurveyAlgorithm,
         ReproduceAlgorithm,
+        RecallSurveyAlgorithm,
         SampleGroundTruthAlgorithm,
         BiasMetricsAlgorithm,
         ImportRatingsAlgorithm,

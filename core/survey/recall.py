@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..engine.chat import Endpoint
 from .numerals import ascii_digits
+from .run import RequestSettings, RunStats, run_requests
 
 __all__ = [
     "DECIMAL_MARK",
+    "RecallAnswer",
     "group_errors",
     "log_ratio",
     "parse_number",
     "recall_prompt",
     "relative_error",
+    "run_recall",
 ]
 
 # Decimal mark per bundled prompt language (resources/languages/*.json); the other of "." and
@@ -113,8 +118,10 @@ def group_errors(rel_error, groups, n_boot: int = 1000, seed: int = 0, level: fl
         v = e[(g == name) & ~np.isnan(e)]
         if not len(v):
             continue
-        boots = rng.choice(v, (n_boot, len(v))).mean(axis=1)
-        lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
+        lo = hi = math.nan  # no resamples: no interval
+        if n_boot > 0:
+            boots = rng.choice(v, (n_boot, len(v))).mean(axis=1)
+            lo, hi = np.quantile(boots, [(1 - level) / 2, (1 + level) / 2])
         rows.append(
             {
                 "group": name,
@@ -128,3 +135,47 @@ def group_errors(rel_error, groups, n_boot: int = 1000, seed: int = 0, level: fl
     for r in rows:
         r["ratio"] = r["mean_rel_error"] / best if best > 0 else math.nan
     return rows
+
+
+@dataclass
+class RecallAnswer:
+    """One prompt's outcome: the number read (None: unanswered, `reason` says why: "range",
+    "no number", "unreadable", "failed" when the request failed after its retries, "not asked"
+    when it was not sent), and the
+    answer's text (or the request's error)."""
+
+    value: float | None
+    reason: str
+    text: str
+    failed: bool = False
+
+
+# Room for "About 38,250,000 people." and a scale word; the rating's 10 tokens cut it short.
+RECALL_MAX_TOKENS = 32
+
+
+def run_recall(prompts, endpoint: Endpoint, cache, lang: str = "en", progress=None,
+               is_cancelled=None, stats: RunStats | None = None, spend=None):  # fmt: skip
+    """Ask every prompt through the survey engine (cache, throttling, failures, budget), greedy
+    at temperature 0 without log-probabilities and with no answer constraint (the answer is a
+    free number, not a rating), and read each answer's number; one RecallAnswer per prompt."""
+    ep = replace(endpoint, logprobs=False, constraint=None, temperature=0.0, choices=1,
+                 max_tokens=max(endpoint.max_tokens, RECALL_MAX_TOKENS))  # fmt: skip
+    settings = RequestSettings(
+        answered=lambda c: parse_number(c.text, lang)[0] is not None,
+        progress=progress,
+        is_cancelled=is_cancelled,
+        stats=stats,
+        spend=spend,
+    )
+    results = run_requests(list(prompts), ep, cache, settings) if prompts else []
+    out = []
+    for res in results:
+        if res.completion is None:
+            reason = "failed" if res.failed else "not asked"  # not asked: cancelled, held
+            out.append(RecallAnswer(None, reason, res.error or "", failed=res.failed))
+            continue
+        text = res.completion.text or ""
+        value, reason = parse_number(text, lang)
+        out.append(RecallAnswer(value, reason, text))
+    return out
