@@ -8400,17 +8400,17 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/reproduce.py" line="58"/>
         <source>SOURCE: {path} holds no runs table: it was not written by GeoBias.</source>
-        <translation type="unfinished"></translation>
+        <translation>SOURCE : {path} ne contient pas de table runs : il n'a pas été écrit par GeoBias.</translation>
     </message>
     <message>
         <location filename="../processing/reproduce.py" line="66"/>
         <source>SOURCE: {path} holds no run {run}.</source>
-        <translation type="unfinished"></translation>
+        <translation>SOURCE : {path} ne contient pas d'exécution {run}.</translation>
     </message>
     <message>
         <location filename="../processing/reproduce.py" line="73"/>
         <source>SOURCE: {path} holds no run that asked a model (ratelocations or survey).</source>
-        <translation type="unfinished"></translation>
+        <translation>SOURCE : {path} ne contient aucune exécution ayant interrogé un modèle (ratelocations ou survey).</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/recall_survey.py" line="40"/>
