@@ -19,13 +19,15 @@ from ..i18n_util import tr
 from .features import as_float, source_features
 
 # The questions of the bundled layers' numeric fields (resources/data/README.md): quantity,
-# unit, year, and the field whose text names a feature's own year (infant mortality comes from
-# Gapminder 2015 or, where Gapminder has none, UNICEF's SOWC 2018: `imr_source` says which).
+# unit, year, and the fields that name a feature's own year, the first the layer has (infant
+# mortality comes from Gapminder 2015 or, where Gapminder has none, UNICEF's SOWC 2018:
+# `imr_year` says which year, as does the older files' `imr_source`).
+IMR_YEAR = ("imr_year", "imr_source")
 FIELD_DEFAULTS = {
     "infant_mortality": ("infant mortality rate", "deaths per 1,000 live births", 2015,
-                         "imr_source"),
+                         IMR_YEAR),
     "infant_survival": ("infant survival rate", "survivors per 1,000 live births", 2015,
-                        "imr_source"),
+                        IMR_YEAR),
     "pop": ("population", "people", 2014, None),
     "pop_density": ("population density", "people per square kilometre", 2014, None),
     "life_exp": ("life expectancy at birth", "years", 2014, None),
@@ -117,8 +119,8 @@ def questions(fields, quantities, units, years, layer_fields):
                 tr("Say what field {field} holds: give its {what}.").format(
                     field=name, what=", ".join(missing))
             )  # fmt: skip
-        if year_field is not None and year_field not in layer_fields:
-            year_field = None
+        if year_field is not None:
+            year_field = next((f for f in year_field if f in layer_fields), None)
         out.append(Question(name, quantity, unit, year, year_field))
     return out
 
@@ -126,8 +128,8 @@ def questions(fields, quantities, units, years, layer_fields):
 def feature_year(question, text):
     """The year a feature is asked about: the one its year field's text names, else the
     question's."""
-    if question.year_field is not None and text:
-        m = _YEAR.search(str(text))
+    if question.year_field is not None and _text(text):
+        m = _YEAR.search(_text(text))
         if m:
             return int(m.group(1))
     return question.year

@@ -151,3 +151,27 @@ def test_a_field_without_a_known_meaning_needs_its_quantity(countries, tmp_path)
     params = _params(countries, tmp_path, FIELDS=["infant_mortality"], QUANTITIES="a; b")
     with pytest.raises(QgsProcessingException, match="QUANTITIES gives 2 value"):
         run("geobias:recallsurvey", params)
+
+
+def test_the_bundled_countries_are_asked_their_own_year_by_continent(processing_ready, tmp_path):
+    """The bundled layer's infant mortality needs no quantity, unit nor year: each country is
+    asked the year of its source (imr_year), and its continents group the errors."""
+    from geobias.paths import COUNTRIES
+
+    params = dict(_params(COUNTRIES, tmp_path), GROUP_FIELD="continent", N_BOOT=0)
+    with FaultServer(answer=lambda prompt: "12") as fs:
+        params["BASE_URL"] = fs.base_url
+        res = run("geobias:recallsurvey", params)
+    layer = QgsVectorLayer(res["OUTPUT_LAYERS"][0], "r", "ogr")
+    feats = {f["name"]: f for f in layer.getFeatures()}
+    source = QgsVectorLayer(COUNTRIES, "c", "ogr")
+    years = {f["name"]: f["imr_year"] for f in source.getFeatures() if not null(f["imr_year"])}
+    assert {2015, 2018} <= set(years.values())
+    for name, year in years.items():
+        assert (
+            feats[name]["year"] == year
+            and f"in {year}, in deaths per 1,000" in feats[name]["prompt"]
+        )
+    table = QgsVectorLayer(f"{params['OUTPUT']}|layername=groups", "g", "ogr")
+    groups = {r["group"] for r in table.getFeatures()}
+    assert {"Africa", "Europe", "Asia"} <= groups
