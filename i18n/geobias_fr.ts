@@ -229,12 +229,12 @@
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="186"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="187"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="191"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="192"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -1762,12 +1762,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>point froid, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="102"/>
+        <location filename="../processing/overlay_styles.py" line="111"/>
         <source>too few points</source>
         <translation>trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="102"/>
+        <location filename="../processing/overlay_styles.py" line="111"/>
         <source>too few points (&lt; {n})</source>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
@@ -1782,22 +1782,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le plus bas (0–0,2)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="121"/>
+        <location filename="../processing/overlay_styles.py" line="162"/>
         <source>no value</source>
         <translation>sans valeur</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="136"/>
+        <location filename="../processing/overlay_styles.py" line="177"/>
         <source>left out (no value)</source>
         <translation>écartée (sans valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="200"/>
+        <location filename="../processing/overlay_styles.py" line="248"/>
         <source>Mean rank error per unit</source>
         <translation>Erreur de rang moyenne par unité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="200"/>
+        <location filename="../processing/overlay_styles.py" line="248"/>
         <source>Mean rank of the ratings per unit</source>
         <translation>Rang moyen des notes par unité</translation>
     </message>
@@ -1807,7 +1807,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="204"/>
+        <location filename="../processing/overlay_styles.py" line="252"/>
         <source>Getis–Ord Gi* hot and cold spots</source>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
@@ -5828,22 +5828,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Schéma JSON (response_format)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="153"/>
+        <location filename="../processing/overlay_styles.py" line="194"/>
         <source>not named</source>
         <translation>non cité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="162"/>
+        <location filename="../processing/overlay_styles.py" line="203"/>
         <source>named once</source>
         <translation>cité une fois</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="165"/>
+        <location filename="../processing/overlay_styles.py" line="206"/>
         <source>named {n} times</source>
         <translation>cité {n} fois</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="208"/>
+        <location filename="../processing/overlay_styles.py" line="256"/>
         <source>Countries by how often the answers named them</source>
         <translation>Pays selon le nombre de fois où les réponses les citent</translation>
     </message>
@@ -8378,22 +8378,22 @@ Lancer l'enquête ?</translation>
         <translation>Le GeoPackage des couches de réponses (une par champ), de la table des groupes et de la table des exécutions.</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="92"/>
+        <location filename="../processing/recall.py" line="94"/>
         <source>{key} gives {n} value(s) for {k} field(s): give one per field, separated by ;.</source>
         <translation>{key} donne {n} valeur(s) pour {k} champ(s) : donnez-en une par champ, séparées par ;.</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="106"/>
+        <location filename="../processing/recall.py" line="108"/>
         <source>{field}: the year &apos;{y}&apos; is not a year (YEARS).</source>
         <translation>{field} : « {y} » n'est pas une année (YEARS).</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="116"/>
+        <location filename="../processing/recall.py" line="118"/>
         <source>Say what field {field} holds: give its {what}.</source>
         <translation>Dites ce que contient le champ {field} : donnez ses {what}.</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="165"/>
+        <location filename="../processing/recall.py" line="167"/>
         <source>No feature of the layer has a name in {field}.</source>
         <translation>Aucune entité de la couche n'a de nom dans {field}.</translation>
     </message>
@@ -8478,49 +8478,109 @@ Lancer l'enquête ?</translation>
         <translation>Questions répondues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="134"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="135"/>
         <source>Give at least one numeric field to ask (FIELDS).</source>
         <translation>Donnez au moins un champ numérique à demander (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="138"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="139"/>
         <source>The layer has no field {field}.</source>
         <translation>La couche n'a pas de champ {field}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="151"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="152"/>
         <source>This run is {n} requests ({p} polygons × {k} field(s)), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or fields, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution fait {n} requêtes ({p} polygones × {k} champ(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Interrogez moins de polygones ou de champs, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="166"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="167"/>
         <source>Asking {model} {k} field(s) of {n} polygons: {r} prompts.</source>
         <translation>Demande à {model} de {k} champ(s) de {n} polygones : {r} requêtes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="200"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="201"/>
         <source>{field} ({quantity}): {a} of {n} answered ({r} gave a range).</source>
         <translation>{field} ({quantity}) : {a} sur {n} répondus ({r} ont donné un intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="206"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="207"/>
         <source>{field}, {group}: mean relative error {e:.3f} [{lo:.3f}, {hi:.3f}] over {n}</source>
         <translation>{field}, {group} : erreur relative moyenne {e:.3f} [{lo:.3f}, {hi:.3f}] sur {n}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="211"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="212"/>
         <source>, {ratio:.2f} × the best group's</source>
         <translation>, {ratio:.2f} × celle du meilleur groupe</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="214"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="215"/>
         <source>Writing the answer layers…</source>
         <translation>Écriture des couches de réponses…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="230"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="231"/>
         <source>Recall groups</source>
         <translation>Groupes du rappel</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="73"/>
+        <source>close (error &lt; 0.1)</source>
+        <translation>proche (erreur &lt; 0,1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="74"/>
+        <source>error 0.1–0.25</source>
+        <translation>erreur 0,1–0,25</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="75"/>
+        <source>error 0.25–0.5</source>
+        <translation>erreur 0,25–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="76"/>
+        <source>far (error ≥ 0.5)</source>
+        <translation>loin (erreur ≥ 0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="77"/>
+        <source>more than double</source>
+        <translation>plus du double</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="78"/>
+        <source>a quarter to double too high</source>
+        <translation>d'un quart au double trop haut</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="79"/>
+        <source>within a quarter</source>
+        <translation>à un quart près</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="80"/>
+        <source>a quarter to half too low</source>
+        <translation>d'un quart à la moitié trop bas</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="81"/>
+        <source>less than half</source>
+        <translation>moins de la moitié</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="157"/>
+        <source>unanswered</source>
+        <translation>sans réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="241"/>
+        <source>Relative error of the recalled number</source>
+        <translation>Erreur relative du nombre rappelé</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="241"/>
+        <source>Recalled number over the truth: too high or too low</source>
+        <translation>Nombre rappelé rapporté à la vérité : trop haut ou trop bas</translation>
     </message>
 </context>
 <context>

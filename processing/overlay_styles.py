@@ -70,6 +70,15 @@ def _labels():
         "cold spot, 90%": tr("cold spot, 90%"),
         "cold spot, 95%": tr("cold spot, 95%"),
         "cold spot, 99% confidence": tr("cold spot, 99% confidence"),
+        "close (error < 0.1)": tr("close (error < 0.1)"),
+        "error 0.1–0.25": tr("error 0.1–0.25"),
+        "error 0.25–0.5": tr("error 0.25–0.5"),
+        "far (error ≥ 0.5)": tr("far (error ≥ 0.5)"),
+        "more than double": tr("more than double"),
+        "a quarter to double too high": tr("a quarter to double too high"),
+        "within a quarter": tr("within a quarter"),
+        "a quarter to half too low": tr("a quarter to half too low"),
+        "less than half": tr("less than half"),
     }
 
 
@@ -119,6 +128,38 @@ def unit_renderer(geometry_type, field="mean_rank_error", topic=None, min_points
                 cond += f' AND "{field}" < {lo + 0.2:.1f}'
             rules.append((ok + cond, colours.color(1 - k / 4).name(), label))
     rules.append((f'"{field}" IS NULL AND "few_points" = 0', "#ffffff", tr("no value")))
+    return _rules(geometry_type, rules)
+
+
+# Recall answers (geobias:recallsurvey): the relative error in four classes, pale to dark red,
+# and the log ratio diverging (ColorBrewer RdBu: red overstated, blue understated).
+RECALL_ERROR_CLASSES = (
+    (None, 0.1, "#ffffb2", "close (error < 0.1)"),
+    (0.1, 0.25, "#fecc5c", "error 0.1–0.25"),
+    (0.25, 0.5, "#fd8d3c", "error 0.25–0.5"),
+    (0.5, None, "#e31a1c", "far (error ≥ 0.5)"),
+)
+_LN2, _LN125 = float(np.log(2.0)), float(np.log(1.25))
+RECALL_RATIO_CLASSES = (
+    (_LN2, None, "#b2182b", "more than double"),
+    (_LN125, _LN2, "#ef8a62", "a quarter to double too high"),
+    (-_LN125, _LN125, "#f7f7f7", "within a quarter"),
+    (-_LN2, -_LN125, "#67a9cf", "a quarter to half too low"),
+    (None, -_LN2, "#2166ac", "less than half"),
+)
+
+
+def recall_renderer(geometry_type, field="rel_error"):
+    """Recall answers by relative error (sequential) or log ratio (diverging); unanswered
+    polygons grey, answered ones without a truth white."""
+    labels = _labels()
+    classes = RECALL_ERROR_CLASSES if field == "rel_error" else RECALL_RATIO_CLASSES
+    rules = [('"answered" = 0', NO_DATA, tr("unanswered"))]
+    for lo, hi, color, label in classes:
+        cond = [f'"{field}" >= {lo!r}' if lo is not None else "",
+                f'"{field}" < {hi!r}' if hi is not None else ""]  # fmt: skip
+        rules.append((" AND ".join(c for c in cond if c), color, labels[label]))
+    rules.append((f'"answered" = 1 AND "{field}" IS NULL', "#ffffff", tr("no value")))
     return _rules(geometry_type, rules)
 
 
@@ -197,6 +238,13 @@ def move_below_points(layer, project):
 
 # Saved styles of each output kind: (name, description, renderer factory).
 STYLE_SETS = {
+    "recall": (
+        ("rel_error", QT_TRANSLATE_NOOP("@default", "Relative error of the recalled number")),
+        (
+            "log_ratio",
+            QT_TRANSLATE_NOOP("@default", "Recalled number over the truth: too high or too low"),
+        ),
+    ),
     "units": (
         ("mean_rank_error", QT_TRANSLATE_NOOP("@default", "Mean rank error per unit")),
         ("mean_rank", QT_TRANSLATE_NOOP("@default", "Mean rank of the ratings per unit")),
@@ -222,6 +270,8 @@ def renderer_for(style, layer, topic=None, min_points=None):
         return gi_renderer(gtype)
     if style == "mentions":
         return mentions_renderer(layer)
+    if style in ("rel_error", "log_ratio"):
+        return recall_renderer(gtype, style)
     return unit_renderer(gtype, style, topic, min_points)
 
 

@@ -108,6 +108,7 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
         from ..endpoints import check_reachable, running_endpoint, stopped_sentence
         from ..gpkg import safe_name, write_table, writing
         from ..herb_io import write_polygon_layer
+        from ..overlay_styles import save_overlay_styles, style_overlay_output
         from ..progress import RunProgress, step_text
         from ..rating import load_tables, spent_sentence
         from ..recall import (
@@ -229,7 +230,11 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                 layer_uris = list(uris)
                 uris[write_table(path, "groups", table, GROUP_FIELDS)] = tr("Recall groups")
                 written["groups"] = len(table)
+        for uri in layer_uris:
+            save_overlay_styles(uri, "recall")
         load_tables(context, uris)
+        for uri in layer_uris:
+            style_overlay_output(context, uri, "recall", uris[uri])
         n_answered = sum(r["answered"] for records in layers.values() for r in records)
         return {"OUTPUT": path, "OUTPUT_LAYERS": layer_uris,
                 "N_ANSWERED": n_answered}  # fmt: skip

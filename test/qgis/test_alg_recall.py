@@ -87,6 +87,11 @@ def test_a_recall_survey_scores_each_answer_and_each_group(countries, tmp_path):
     assert sent == 5 and res["N_ANSWERED"] == 4
     layer = QgsVectorLayer(res["OUTPUT_LAYERS"][0], "r", "ogr")
     assert layer.isValid() and layer.geometryType() == 2  # polygons
+    # A choropleth of the relative error by default, the log ratio saved beside it.
+    styles = layer.listStylesInDatabase()[2]
+    assert {"rel_error", "log_ratio"} <= set(styles)
+    legend = [r.label() for r in layer.renderer().rootRule().children()]
+    assert legend[0] == "unanswered" and "close (error < 0.1)" in legend
     feats = {f["name"]: f for f in layer.getFeatures()}
     assert set(feats) == set(TRUTH)
     for name, truth in TRUTH.items():
