@@ -180,3 +180,38 @@ def test_the_bundled_countries_are_asked_their_own_year_by_continent(processing_
     table = QgsVectorLayer(f"{params['OUTPUT']}|layername=groups", "g", "ogr")
     groups = {r["group"] for r in table.getFeatures()}
     assert {"Africa", "Europe", "Asia"} <= groups
+
+
+def test_the_parent_name_follows_the_name_and_given_words_replace_the_defaults(countries, tmp_path):
+    """PARENT_FIELD puts "Alpha, North" in the prompt; QUANTITIES, UNITS and YEARS given
+    replace the bundled field's (and its per-feature year)."""
+    prompts = []
+
+    def record(prompt):
+        prompts.append(prompt)
+        return "7"
+
+    params = _params(countries, tmp_path, PARENT_FIELD="continent", QUANTITIES="IMR",
+                     UNITS="per mille", YEARS="2020")  # fmt: skip
+    with FaultServer(answer=record) as fs:
+        params["BASE_URL"] = fs.base_url
+        run("geobias:recallsurvey", params)
+    assert any(p.startswith("What was the IMR of Alpha, North in 2020, in per mille?")
+               for p in prompts)  # fmt: skip
+    assert all("in 2020" in p for p in prompts) and len(prompts) == 5
+
+
+def test_a_field_of_unknown_meaning_is_refused_before_sending(countries, tmp_path):
+    """A field GeoBias has no question for needs its quantity, unit and year."""
+    from osgeo import ogr
+
+    path = countries.split("|")[0]
+    ds = ogr.Open(path, 1)
+    ds.GetLayerByName("countries").CreateField(ogr.FieldDefn("score", ogr.OFTReal))
+    ds = None
+    with FaultServer(answer=answer) as fs:
+        params = _params(countries, tmp_path, BASE_URL=fs.base_url, FIELDS=["score"])
+        with pytest.raises(QgsProcessingException, match="field score holds: give its "
+                                                          "QUANTITIES, UNITS, YEARS"):  # fmt: skip
+            run("geobias:recallsurvey", params)
+        assert fs.n_requests == 0
