@@ -252,6 +252,13 @@ def steps(work, inputs, endpoint, batch_output):
         ("report_survey", "report",  # a layer with its run record (model, prompt, host)
          {"INPUT": w("survey.gpkg") + "|layername=gemma_3_270m_q4_k_m_infant_mortality_rate",
           "N_BOOT": 30, "SEED": 1, "DPI": 50, "OUTPUT": w("report_survey.pdf")}),
+        # Pairwise choices (issue 36): 5 points, every pair in both orders.
+        ("pairwisesurvey", "pairwisesurvey",
+         {"INPUT": w("points.gpkg") + '|subset="pid" < 5', **endpoint, "TOPICS": IMR,
+          "OPPONENTS": 4, "SEED": 0, "OUTPUT": w("pairwise.gpkg")}),
+        # The ratelocations run again from its runs row and the cache (issue 33): identical.
+        ("reproduce_ratelocations", "reproduce",
+         {"SOURCE": w("rated.gpkg"), "OUTPUT": w("reproduced.gpkg")}),
         ("ablation", "ablation",
          {"INPUT": w("points.gpkg") + '|subset="pid" < 6', **endpoint, "TOPICS": IMR,
           **truth, **anchor, "N_BOOT": 20, "SEED": 0, "OUTPUT": w("ablation.gpkg")}),
@@ -394,7 +401,9 @@ def main(argv=None):
             files = []
             for value in results.values():
                 files += [f for f in snapshot.output_files(value, work) if f not in files]
-            doc["results"] = scrub({k: results[k] for k in sorted(results)})
+            # A run id is new each run (reproduce names the one it reproduced).
+            doc["results"] = scrub({k: "<RUN_ID>" if k == "RUN_ID" else results[k]
+                                    for k in sorted(results)})  # fmt: skip
             doc["files"] = {scrub(f): scrub(snapshot.snapshot_file(f)) for f in files}
         with open(os.path.join(snaps, f"{name}.json"), "w", encoding="utf-8") as f:
             f.write(snapshot.dumps(doc) + "\n")
