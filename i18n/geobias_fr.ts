@@ -229,12 +229,12 @@
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="187"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="192"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="192"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="197"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -8378,22 +8378,22 @@ Lancer l'enquête ?</translation>
         <translation>Le GeoPackage des couches de réponses (une par champ), de la table des groupes et de la table des exécutions.</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="94"/>
+        <location filename="../processing/recall.py" line="95"/>
         <source>{key} gives {n} value(s) for {k} field(s): give one per field, separated by ;.</source>
         <translation>{key} donne {n} valeur(s) pour {k} champ(s) : donnez-en une par champ, séparées par ;.</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="108"/>
+        <location filename="../processing/recall.py" line="109"/>
         <source>{field}: the year &apos;{y}&apos; is not a year (YEARS).</source>
         <translation>{field} : « {y} » n'est pas une année (YEARS).</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="118"/>
+        <location filename="../processing/recall.py" line="119"/>
         <source>Say what field {field} holds: give its {what}.</source>
         <translation>Dites ce que contient le champ {field} : donnez ses {what}.</translation>
     </message>
     <message>
-        <location filename="../processing/recall.py" line="167"/>
+        <location filename="../processing/recall.py" line="168"/>
         <source>No feature of the layer has a name in {field}.</source>
         <translation>Aucune entité de la couche n'a de nom dans {field}.</translation>
     </message>
@@ -8478,47 +8478,42 @@ Lancer l'enquête ?</translation>
         <translation>Questions répondues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="135"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="137"/>
         <source>Give at least one numeric field to ask (FIELDS).</source>
         <translation>Donnez au moins un champ numérique à demander (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="139"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="141"/>
         <source>The layer has no field {field}.</source>
         <translation>La couche n'a pas de champ {field}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="152"/>
-        <source>This run is {n} requests ({p} polygons × {k} field(s)), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or fields, or raise MAX_REQUESTS to run it.</source>
-        <translation>Cette exécution fait {n} requêtes ({p} polygones × {k} champ(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Interrogez moins de polygones ou de champs, ou augmentez MAX_REQUESTS pour la lancer.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="167"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="170"/>
         <source>Asking {model} {k} field(s) of {n} polygons: {r} prompts.</source>
         <translation>Demande à {model} de {k} champ(s) de {n} polygones : {r} requêtes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="201"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="207"/>
         <source>{field} ({quantity}): {a} of {n} answered ({r} gave a range).</source>
         <translation>{field} ({quantity}) : {a} sur {n} répondus ({r} ont donné un intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="207"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="213"/>
         <source>{field}, {group}: mean relative error {e:.3f} [{lo:.3f}, {hi:.3f}] over {n}</source>
         <translation>{field}, {group} : erreur relative moyenne {e:.3f} [{lo:.3f}, {hi:.3f}] sur {n}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="212"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="218"/>
         <source>, {ratio:.2f} × the best group's</source>
         <translation>, {ratio:.2f} × celle du meilleur groupe</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="215"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="221"/>
         <source>Writing the answer layers…</source>
         <translation>Écriture des couches de réponses…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="231"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="237"/>
         <source>Recall groups</source>
         <translation>Groupes du rappel</translation>
     </message>
@@ -8581,6 +8576,11 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/overlay_styles.py" line="241"/>
         <source>Recalled number over the truth: too high or too low</source>
         <translation>Nombre rappelé rapporté à la vérité : trop haut ou trop bas</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/recall_survey.py" line="155"/>
+        <source>This run is {n} requests ({k} field(s) of {p} polygons, where they have a value), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or fields, or raise MAX_REQUESTS to run it.</source>
+        <translation>Cette exécution fait {n} requêtes ({k} champ(s) de {p} polygones, là où ils ont une valeur), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Interrogez moins de polygones ou de champs, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
 </context>
 <context>

@@ -14,7 +14,7 @@ from qgis.core import (
     QgsProcessingException,
 )
 
-from ..core.survey.recall import log_ratio, recall_prompt, relative_error
+from ..core.survey.recall import RecallAnswer, log_ratio, recall_prompt, relative_error
 from ..i18n_util import tr
 from .features import as_float, source_features
 
@@ -53,7 +53,8 @@ RECALL_FIELDS = {
     "log_ratio": ogr.OFTReal,  # ln(a/b): > 0 the model overstates
     "answered": ogr.OFTInteger,
     "failed": ogr.OFTInteger,
-    "reason": ogr.OFTString,  # why unanswered: range, no number, unreadable, failed
+    # Why unanswered: range, no number, unreadable, failed, not asked, no truth (not asked).
+    "reason": ogr.OFTString,
     "completion": ogr.OFTString,
     "prompt": ogr.OFTString,
 }
@@ -191,6 +192,19 @@ def field_prompts(question, polygons):
     return prompts, years
 
 
+def has_truth(question, polygons):
+    """Which polygons have a value of the field: only those are asked (a polygon without one,
+    a small territory in the bundled countries, would cost a request that scores nothing)."""
+    return np.isfinite(np.asarray(polygons[question.field], float))
+
+
+def spread(answers, asked):
+    """The answers of the asked polygons in every polygon's place; the others unanswered with
+    reason "no truth"."""
+    it = iter(answers)
+    return [next(it) if a else RecallAnswer(None, "no truth", "") for a in asked]
+
+
 def recall_records(question, polygons, prompts, years, answers, model):
     """The answers layer's records of one field: each polygon's answer, truth and errors."""
     truth = np.asarray(polygons[question.field], float)
@@ -204,7 +218,7 @@ def recall_records(question, polygons, prompts, years, answers, model):
             "quantity": question.quantity, "unit": question.unit, "year": years[k],
             "answer": answer[k], "truth": truth[k], "rel_error": rel[k], "log_ratio": ratio[k],
             "answered": int(a.value is not None), "failed": int(a.failed), "reason": a.reason,
-            "completion": a.text, "prompt": prompts[k],
+            "completion": a.text, "prompt": prompts[k] if a.reason != "no truth" else "",
         })  # fmt: skip
     return records, rel
 

@@ -116,9 +116,11 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
             RECALL_FIELDS,
             field_prompts,
             group_rows,
+            has_truth,
             questions,
             read_polygons,
             recall_records,
+            spread,
         )
         from ..runs import append_runs, now, run_record, stats_fields
 
@@ -147,12 +149,13 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                                         fields, year_fields)  # fmt: skip
         budget = BudgetParameters.read(self, parameters, context)
         boot = BootstrapParameters.read(self, parameters, context)
-        n_total = len(geoms) * len(asked)
+        with_truth = {q.field: has_truth(q, polygons) for q in asked}
+        n_total = int(sum(m.sum() for m in with_truth.values()))
         if n_total > budget.max_requests:
             raise QgsProcessingException(
-                tr("This run is {n} requests ({p} polygons × {k} field(s)), more than the "
-                   "largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or "
-                   "fields, or raise MAX_REQUESTS to run it.").format(
+                tr("This run is {n} requests ({k} field(s) of {p} polygons, where they have a "
+                   "value), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about "
+                   "fewer polygons or fields, or raise MAX_REQUESTS to run it.").format(
                     n=n_total, p=len(geoms), k=len(asked), m=budget.max_requests)
             )  # fmt: skip
         connection = ConnectionParameters.read(self, parameters, context)
@@ -175,8 +178,10 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                 progress = RunProgress(feedback, start=100.0 * t / len(asked),
                                        end=100.0 * (t + 1) / len(asked))  # fmt: skip
                 prompts, years = field_prompts(q, polygons)
+                ask = with_truth[q.field]
                 try:
-                    got = run_recall(prompts, ep, cache, progress=progress,
+                    got = run_recall([p for p, a in zip(prompts, ask) if a], ep, cache,
+                                     progress=progress,
                                      is_cancelled=feedback.isCanceled, stats=stats,
                                      spend=spend)  # fmt: skip
                 except BudgetExceededError as err:
@@ -187,7 +192,7 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                     raise QgsProcessingException(
                         tr("The endpoint refused the survey: {err}").format(err=message_text(err))
                     ) from err
-                answers[q.field] = (q, prompts, years, got)
+                answers[q.field] = (q, prompts, years, spread(got, ask))
             if feedback.isCanceled():
                 raise QgsProcessingException(
                     tr("Cancelled; answers so far are cached for a re-run.")
@@ -197,10 +202,11 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                 records, rel = recall_records(q, polygons, prompts, years, got, ep.model)
                 layers[field] = records
                 n_ok = sum(r["answered"] for r in records)
+                n_asked = sum(r["reason"] != "no truth" for r in records)
                 n_range = sum(r["reason"] == "range" for r in records)
                 feedback.pushInfo(
                     tr("{field} ({quantity}): {a} of {n} answered ({r} gave a range).").format(
-                        field=field, quantity=q.quantity, a=n_ok, n=len(records), r=n_range)
+                        field=field, quantity=q.quantity, a=n_ok, n=n_asked, r=n_range)
                 )  # fmt: skip
                 rows = group_errors(rel, groups, n_boot=boot.n_boot, seed=boot.seed)
                 for r in rows:

@@ -147,7 +147,9 @@ def test_the_ratio_to_the_best_group(countries, tmp_path):
 def test_a_recall_survey_larger_than_max_requests_is_refused_before_sending(countries, tmp_path):
     with FaultServer(answer=answer) as fs:
         params = _params(countries, tmp_path, BASE_URL=fs.base_url, MAX_REQUESTS=4)
-        with pytest.raises(QgsProcessingException, match=r"5 requests \(5 polygons"):
+        with pytest.raises(
+            QgsProcessingException, match=r"5 requests \(1 field\(s\) of 5 polygons"
+        ):
             run("geobias:recallsurvey", params)
         assert fs.n_requests == 0
 
@@ -167,10 +169,18 @@ def test_the_bundled_countries_are_asked_their_own_year_by_continent(processing_
     with FaultServer(answer=lambda prompt: "12") as fs:
         params["BASE_URL"] = fs.base_url
         res = run("geobias:recallsurvey", params)
+        sent = fs.n_requests
     layer = QgsVectorLayer(res["OUTPUT_LAYERS"][0], "r", "ogr")
     feats = {f["name"]: f for f in layer.getFeatures()}
     source = QgsVectorLayer(COUNTRIES, "c", "ogr")
     years = {f["name"]: f["imr_year"] for f in source.getFeatures() if not null(f["imr_year"])}
+    # Countries without a value are kept, unasked: they cost no request.
+    named = [f for f in source.getFeatures() if not null(f["name"]) and f["name"].strip()]
+    unknown = [f["name"] for f in named if null(f["infant_mortality"])]
+    assert layer.featureCount() == len(named)  # a feature without a name cannot be asked
+    assert unknown and sent == res["N_ANSWERED"] == layer.featureCount() - len(unknown)
+    assert {feats[n]["reason"] for n in unknown} == {"no truth"}
+    assert {feats[n]["prompt"] for n in unknown} == {""}
     assert {2015, 2018} <= set(years.values())
     for name, year in years.items():
         assert (
