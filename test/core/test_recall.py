@@ -72,3 +72,10 @@ def test_group_ratio_by_hand():
     assert rows["B"]["mean_rel_error"] == pytest.approx(0.6) and rows["B"]["n"] == 2
     assert rows["B"]["ratio"] == pytest.approx(3.0) and rows["A"]["ratio"] == 1.0
     assert 0.1 <= rows["A"]["ci_low"] <= 0.2 <= rows["A"]["ci_high"] <= 0.3
+
+
+def test_group_errors_without_resamples_give_no_interval():
+    rows = group_errors([0.1, 0.3, 0.2], ["a", "a", "b"], n_boot=0)
+    assert [r["mean_rel_error"] for r in rows] == pytest.approx([0.2, 0.2])
+    assert all(math.isnan(r["ci_low"]) and math.isnan(r["ci_high"]) for r in rows)
+    assert [r["ratio"] for r in rows] == pytest.approx([1.0, 1.0])
