@@ -256,6 +256,11 @@ def steps(work, inputs, endpoint, batch_output):
         ("pairwisesurvey", "pairwisesurvey",
          {"INPUT": w("points.gpkg") + '|subset="pid" < 5', **endpoint, "TOPICS": IMR,
           "OPPONENTS": 4, "SEED": 0, "OUTPUT": w("pairwise.gpkg")}),
+        # Factual recall (issue 36): four countries' infant mortality, by continent.
+        ("recallsurvey", "recallsurvey",
+         {"INPUT": COUNTRIES + "|subset=\"name\" IN ('France', 'Kenya', 'Peru', 'Japan')",
+          **endpoint, "NAME_FIELD": "name", "FIELDS": ["infant_mortality"],
+          "GROUP_FIELD": "continent", "N_BOOT": 20, "OUTPUT": w("recall.gpkg")}),
         # The ratelocations run again from its runs row and the cache (issue 33): identical.
         ("reproduce_ratelocations", "reproduce",
          {"SOURCE": w("rated.gpkg"), "OUTPUT": w("reproduced.gpkg")}),

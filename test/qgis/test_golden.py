@@ -179,7 +179,7 @@ def test_no_request_reaches_the_model(golden):
 
 def test_every_algorithm_is_in_the_scenario(golden):
     _snaps, manifest, _requests = golden
-    assert len(manifest["algorithms"]) == 23
+    assert len(manifest["algorithms"]) == 24
     assert {s["algorithm"] for s in manifest["steps"]} == set(manifest["algorithms"])
     recorded = sorted(f[:-5] for f in os.listdir(EXPECTED))
     assert sorted(s["step"] for s in manifest["steps"]) == recorded
