@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare demo-languages demo-pairwise bench \
+.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare demo-languages demo-pairwise demo-recall bench \
         package llm qgis test-matrix eval-models eval-sampled \
         screenshot translations docs data clean
 
@@ -99,6 +99,11 @@ demo-languages: setup translations
 # its 0-9 ratings of the same points, both against the countries' infant mortality.
 demo-pairwise: setup translations
 	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo_pairwise.py $(DEMO_ARGS)
+
+# The embedded model asked the bundled countries' infant mortality and life expectancy: the
+# relative error per country and by continent and income group (WorldBench-style recall).
+demo-recall: setup translations
+	$(DETERMINISTIC) $(HEADLESS) $(PY) scripts/demo_recall.py $(DEMO_ARGS)
 
 # The long desktop session (benchmarks/bench_long_session.py) runs the plugin from the zip.
 bench: setup package

@@ -38,6 +38,8 @@ _SCALE = [  # longest first: "mil millones" before "mil"
     (re.compile(r"thousand|milliers?|mille|mil\b|ألف|آلاف"), 1e3),
 ]
 _NUM = re.compile(r"\d(?:[\d.,٫" + _GROUPING + r"]*\d)?")
+# The end of an answer's first sentence ("." only before a space or the end: "3.5" goes on).
+_SENTENCE_END = re.compile(r"[?!؟]|\.(?=\s|$)|\n")
 _RANGE = re.compile(r"\d\s*(?:-|–|—|to|à|a|al|إلى)\s*\d|between|entre|بين")
 
 
@@ -69,17 +71,25 @@ def _value(token: str, decimal: str) -> float | None:
         return None
 
 
-def parse_number(text: str, lang: str = "en") -> tuple[float | None, str]:
-    """(value, "") for the number an answer gives, else (None, reason): "range" when it gives
-    two bounds, "no number" when none, "unreadable" when the digits do not make a number.
-    Digits of any script, the language's separators, and scale words ("3 millions") are read."""
+def parse_number(text: str, lang: str = "en", year: int | None = None) -> tuple[float | None, str]:
+    """(value, "") for the number an answer gives, else (None, reason): "question" when the
+    answer's first sentence is a question (small models ask one back, often repeating the
+    year), "range" when it gives two bounds, "no number" when none, "unreadable" when the
+    digits do not make a number. `year`: the year the question asked about, never read as the
+    answer ("In 2019 it was 35" reads 35). Digits of any script, the language's separators,
+    and scale words ("3 millions") are read."""
     decimal = DECIMAL_MARK.get(lang.split("-")[0], ".")
     t = ascii_digits(text or "").lower()
-    if _RANGE.search(t) and len(_NUM.findall(t)) >= 2:
+    first = _SENTENCE_END.search(t)
+    if first is not None and first.group(0) in "?؟":
+        return None, "question"
+    nums = [m for m in _NUM.finditer(t)
+            if year is None or _value(m.group(0).strip(), decimal) != float(year)]  # fmt: skip
+    if _RANGE.search(t) and len(nums) >= 2:
         return None, "range"
-    m = _NUM.search(t)
-    if not m:
+    if not nums:
         return None, "no number"
+    m = nums[0]
     v = _value(m.group(0).strip(), decimal)
     if v is None:
         return None, "unreadable"
@@ -155,14 +165,17 @@ RECALL_MAX_TOKENS = 32
 
 
 def run_recall(prompts, endpoint: Endpoint, cache, lang: str = "en", progress=None,
-               is_cancelled=None, stats: RunStats | None = None, spend=None):  # fmt: skip
+               is_cancelled=None, stats: RunStats | None = None, spend=None,
+               years=None):  # fmt: skip
     """Ask every prompt through the survey engine (cache, throttling, failures, budget), greedy
     at temperature 0 without log-probabilities and with no answer constraint (the answer is a
-    free number, not a rating), and read each answer's number; one RecallAnswer per prompt."""
+    free number, not a rating), and read each answer's number (`years`: the year each prompt
+    asks about, not read as its answer); one RecallAnswer per prompt."""
     ep = replace(endpoint, logprobs=False, constraint=None, temperature=0.0, choices=1,
                  max_tokens=max(endpoint.max_tokens, RECALL_MAX_TOKENS))  # fmt: skip
+    years = list(years) if years is not None else [None] * len(prompts)
     settings = RequestSettings(
-        answered=lambda c: parse_number(c.text, lang)[0] is not None,
+        answered=lambda c: parse_number(c.text, lang)[0] is not None,  # the progress's rate
         progress=progress,
         is_cancelled=is_cancelled,
         stats=stats,
@@ -170,12 +183,12 @@ def run_recall(prompts, endpoint: Endpoint, cache, lang: str = "en", progress=No
     )
     results = run_requests(list(prompts), ep, cache, settings) if prompts else []
     out = []
-    for res in results:
+    for res, year in zip(results, years):
         if res.completion is None:
             reason = "failed" if res.failed else "not asked"  # not asked: cancelled, held
             out.append(RecallAnswer(None, reason, res.error or "", failed=res.failed))
             continue
         text = res.completion.text or ""
-        value, reason = parse_number(text, lang)
+        value, reason = parse_number(text, lang, year)
         out.append(RecallAnswer(value, reason, text))
     return out

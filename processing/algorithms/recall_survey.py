@@ -183,7 +183,8 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                     got = run_recall([p for p, a in zip(prompts, ask) if a], ep, cache,
                                      progress=progress,
                                      is_cancelled=feedback.isCanceled, stats=stats,
-                                     spend=spend)  # fmt: skip
+                                     spend=spend,
+                                     years=[y for y, a in zip(years, ask) if a])  # fmt: skip
                 except BudgetExceededError as err:
                     raise QgsProcessingException(spent_sentence(err.spend)) from err
                 except (EndpointStoppedError, ThrottledStopError) as err:

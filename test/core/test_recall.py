@@ -79,3 +79,17 @@ def test_group_errors_without_resamples_give_no_interval():
     assert [r["mean_rel_error"] for r in rows] == pytest.approx([0.2, 0.2])
     assert all(math.isnan(r["ci_low"]) and math.isnan(r["ci_high"]) for r in rows)
     assert [r["ratio"] for r in rows] == pytest.approx([1.0, 1.0])
+
+
+def test_a_question_back_or_the_asked_year_is_not_an_answer():
+    """What the embedded Gemma 270M answers: a question back, repeating the year asked."""
+    from geobias.core.survey.recall import parse_number
+
+    assert parse_number("What is the life expectancy at birth in 2014?", "en", 2014) == (
+        None, "question")  # fmt: skip
+    assert parse_number("Kenya in 2014?", "en") == (None, "question")
+    assert parse_number("In 2019, it was 35.2 deaths per 1,000.", "en", 2019) == (35.2, "")
+    assert parse_number("2014", "en", 2014) == (None, "no number")
+    assert parse_number("2014", "en") == (2014.0, "")  # no year asked: a number like any
+    assert parse_number("3.5. Is that right?", "en") == (3.5, "")  # the first sentence answers
+    assert parse_number("Between 2014 and 2015?", "en", 2014)[1] == "question"
