@@ -33,6 +33,7 @@ UNITS = "UNITS"
 YEARS = "YEARS"
 GROUP_FIELD = "GROUP_FIELD"
 ALL = "all"  # the one group when no GROUP_FIELD is given
+NO_GROUP = "(no value)"  # polygons whose GROUP_FIELD is empty
 
 
 class RecallSurveyAlgorithm(GeoBiasAlgorithm):
@@ -165,7 +166,9 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(message_text(err)) from err
         spend = Spend(budget.price_in, budget.price_out, budget.max_cost)
         answers, stats = {}, RunStats()
-        groups = [g or ALL for g in polygons["group"]]
+        # Without GROUP_FIELD every polygon is in one group; with it, a polygon without a value
+        # is in a group of its own name, never counted with the whole.
+        groups = [g or (NO_GROUP if group_field else ALL) for g in polygons["group"]]
         with running_endpoint(connection, feedback) as ep:
             feedback.pushInfo(
                 tr("Asking {model} {k} field(s) of {n} polygons: {r} prompts.").format(
