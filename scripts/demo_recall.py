@@ -69,7 +69,8 @@ def run(args, endpoint):
             if grouping == "continent":
                 name = uri.split("layername=")[-1]
                 layer = QgsVectorLayer(uri, name, "ogr")
-                render_png(layer, recall_renderer(QgsWkbTypes.PolygonGeometry), outline_layer(),
+                polygons = QgsWkbTypes.GeometryType.PolygonGeometry
+                render_png(layer, recall_renderer(polygons), outline_layer(),
                            os.path.join(args.out, f"{name}.png"),
                            f"{name} · relative error |a − b| / max(a, b)")  # fmt: skip
         lines += ["", "| field | group | n | mean relative error | 95% interval | ratio to best |",
