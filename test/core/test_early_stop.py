@@ -76,7 +76,10 @@ def test_a_run_that_breaks_after_answers_stops_and_keeps_them(tmp_path):
         err = info.value
         assert err.answered == 30 and "answers so far are kept" in str(err)
         limit = FailureStreak(concurrency=2).later
-        assert sent <= 30 + limit + ep.concurrency, (sent, err.attempts, err.answered, fs.faults)
+        # The streak, the requests in flight when it ends, and the one known-good prompt sent
+        # afresh before the endpoint is called broken (run_requests' probe).
+        assert sent <= 30 + limit + ep.concurrency + 1, (sent, err.attempts, err.answered,
+                                                         fs.faults)  # fmt: skip
         # Every answer is in the cache; a new run once the server is mended asks only the rest.
         fs.plan = {}
         before = fs.requests_by_body.copy()
