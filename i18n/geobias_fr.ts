@@ -229,12 +229,12 @@
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="192"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="196"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="197"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="201"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -8213,32 +8213,32 @@ Lancer l'enquête ?</translation>
         <translation>{n} des {t} réponses de l'exécution ne sont pas dans le cache {path}, et reproduire depuis le cache n'envoie aucune requête : donnez le cache que l'exécution a utilisé (CACHE), ou redemandez au point d'accès (MODE).</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="80"/>
+        <location filename="../processing/reproduce.py" line="85"/>
         <source>Run {run} was made by {alg}; only {known} can be run again.</source>
         <translation>L'exécution {run} a été faite par {alg} ; seuls {known} peuvent être relancés.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="93"/>
+        <location filename="../processing/reproduce.py" line="98"/>
         <source>The algorithm {alg} is not installed.</source>
         <translation>L'algorithme {alg} n'est pas installé.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="99"/>
+        <location filename="../processing/reproduce.py" line="104"/>
         <source>The run&apos;s parameters cannot be read: {err}</source>
         <translation>Les paramètres de l'exécution ne peuvent pas être lus : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="103"/>
+        <location filename="../processing/reproduce.py" line="108"/>
         <source>The run&apos;s parameters cannot be read.</source>
         <translation>Les paramètres de l'exécution ne peuvent pas être lus.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="125"/>
+        <location filename="../processing/reproduce.py" line="130"/>
         <source>The run&apos;s {name} is {value}, not a file on this machine: reproducing reads only local files. Put the file where the run had it, or run the algorithm yourself.</source>
         <translation>Le paramètre {name} de l'exécution vaut {value}, qui n'est pas un fichier de cette machine : la reproduction ne lit que des fichiers locaux. Placez le fichier là où l'exécution l'avait, ou lancez l'algorithme vous-même.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="135"/>
+        <location filename="../processing/reproduce.py" line="143"/>
         <source>Cannot open {path}.</source>
         <translation>Impossible d'ouvrir {path}.</translation>
     </message>
@@ -8308,27 +8308,27 @@ Lancer l'enquête ?</translation>
         <translation>La reproduction s'écrit à côté de l'exécution, pas par-dessus : choisissez un autre OUTPUT.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="120"/>
+        <location filename="../processing/algorithms/reproduce.py" line="128"/>
         <source>Run {run}: {alg}, {model} at {host}, started {started}.</source>
         <translation>Exécution {run} : {alg}, {model} sur {host}, commencée le {started}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="132"/>
+        <location filename="../processing/algorithms/reproduce.py" line="140"/>
         <source>Asking again sends the run&apos;s requests to {host} ({model}). Nothing was sent: to allow it, give CONFIRM_HOST={host} (an API key, if it needs one, goes in AUTH_CONFIG; none is read from the file).</source>
         <translation>Redemander envoie les requêtes de l'exécution à {host} ({model}). Rien n'a été envoyé : pour l'autoriser, donnez CONFIRM_HOST={host} (une clé d'API, s'il en faut une, va dans AUTH_CONFIG ; aucune n'est lue dans le fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="159"/>
+        <location filename="../processing/algorithms/reproduce.py" line="167"/>
         <source>Identical: every figure of {n} fields in {t} tables equals the run&apos;s.</source>
         <translation>Identique : chaque chiffre des {n} champs de {t} tables égale celui de l'exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="165"/>
+        <location filename="../processing/algorithms/reproduce.py" line="173"/>
         <source>{table}.{field}: {d} of {n} rows differ (largest difference {m}).</source>
         <translation>{table}.{field} : {d} lignes sur {n} diffèrent (plus grand écart {m}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/reproduce.py" line="170"/>
+        <location filename="../processing/algorithms/reproduce.py" line="178"/>
         <source>Not identical: {d} of {n} fields differ (the reproduction table lists them).</source>
         <translation>Pas identique : {d} champs sur {n} diffèrent (la table de reproduction les liste).</translation>
     </message>
@@ -8398,122 +8398,122 @@ Lancer l'enquête ?</translation>
         <translation>Aucune entité de la couche n'a de nom dans {field}.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="58"/>
+        <location filename="../processing/reproduce.py" line="63"/>
         <source>SOURCE: {path} holds no runs table: it was not written by GeoBias.</source>
         <translation>SOURCE : {path} ne contient pas de table runs : il n'a pas été écrit par GeoBias.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="66"/>
+        <location filename="../processing/reproduce.py" line="71"/>
         <source>SOURCE: {path} holds no run {run}.</source>
         <translation>SOURCE : {path} ne contient pas d'exécution {run}.</translation>
     </message>
     <message>
-        <location filename="../processing/reproduce.py" line="73"/>
+        <location filename="../processing/reproduce.py" line="78"/>
         <source>SOURCE: {path} holds no run that asked a model (ratelocations or survey).</source>
         <translation>SOURCE : {path} ne contient aucune exécution ayant interrogé un modèle (ratelocations ou survey).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="40"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="41"/>
         <source>Recall survey</source>
         <translation>Enquête de rappel</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="45"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="46"/>
         <source>Asks a large language model, for each polygon and each numeric field, the field's value ('What was the infant mortality rate of Chad in 2015, in deaths per 1,000 live births? Answer with a single number only.'), greedy at temperature 0 and with no answer constraint, reads the number it answers (in any script and with scale words; a range such as 'between 5 and 7' stays unanswered) and compares it with the field: the relative error |a−b|/max(a,b) and the log ratio ln(a/b) (above 0: the model overstates). One polygon layer per field, and a groups table with each group's mean relative error, its bootstrap 95% interval and its ratio to the best group's (WorldBench's disparity), also in the log. The bundled countries' fields have their quantity, unit and year filled in. Answers are cached.</source>
         <translation>Demande à un grand modèle de langage, pour chaque polygone et chaque champ numérique, la valeur du champ (« What was the infant mortality rate of Chad in 2015, in deaths per 1,000 live births? Answer with a single number only. »), en mode glouton à température 0 et sans contrainte de réponse, lit le nombre qu'il répond (dans toute écriture et avec les mots d'échelle ; un intervalle comme « between 5 and 7 » reste sans réponse) et le compare au champ : l'erreur relative |a−b|/max(a,b) et le log-rapport ln(a/b) (au-dessus de 0 : le modèle surestime). Une couche de polygones par champ, et une table des groupes avec l'erreur relative moyenne de chaque groupe, son intervalle bootstrap à 95 % et son rapport à celle du meilleur groupe (la disparité de WorldBench), aussi dans le journal. Les champs des pays fournis ont leur grandeur, leur unité et leur année déjà remplies. Les réponses sont mises en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="60"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="61"/>
         <source>Polygons to ask about</source>
         <translation>Polygones à interroger</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="65"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="66"/>
         <source>Name field</source>
         <translation>Champ du nom</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="66"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="67"/>
         <source>Parent name field (e.g. the country of a province)</source>
         <translation>Champ du nom parent (p. ex. le pays d'une province)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="72"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="73"/>
         <source>Numeric fields to ask</source>
         <translation>Champs numériques à demander</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="78"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="79"/>
         <source>Quantities, one per field (separated by ;)</source>
         <translation>Grandeurs, une par champ (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="78"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="79"/>
         <source>Units, one per field (separated by ;)</source>
         <translation>Unités, une par champ (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="78"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="79"/>
         <source>Years, one per field (separated by ;)</source>
         <translation>Années, une par champ (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="84"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="85"/>
         <source>Group field (e.g. a continent)</source>
         <translation>Champ de groupe (p. ex. un continent)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="93"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="94"/>
         <source>Recall survey GeoPackage</source>
         <translation>GeoPackage de l'enquête de rappel</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="98"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="99"/>
         <source>Answer layers</source>
         <translation>Couches de réponses</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="99"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="100"/>
         <source>Answered questions</source>
         <translation>Questions répondues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="137"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="138"/>
         <source>Give at least one numeric field to ask (FIELDS).</source>
         <translation>Donnez au moins un champ numérique à demander (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="141"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="142"/>
         <source>The layer has no field {field}.</source>
         <translation>La couche n'a pas de champ {field}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="170"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="173"/>
         <source>Asking {model} {k} field(s) of {n} polygons: {r} prompts.</source>
         <translation>Demande à {model} de {k} champ(s) de {n} polygones : {r} requêtes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="207"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="211"/>
         <source>{field} ({quantity}): {a} of {n} answered ({r} gave a range).</source>
         <translation>{field} ({quantity}) : {a} sur {n} répondus ({r} ont donné un intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="213"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="217"/>
         <source>{field}, {group}: mean relative error {e:.3f} [{lo:.3f}, {hi:.3f}] over {n}</source>
         <translation>{field}, {group} : erreur relative moyenne {e:.3f} [{lo:.3f}, {hi:.3f}] sur {n}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="218"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="222"/>
         <source>, {ratio:.2f} × the best group's</source>
         <translation>, {ratio:.2f} × celle du meilleur groupe</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="221"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="225"/>
         <source>Writing the answer layers…</source>
         <translation>Écriture des couches de réponses…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="237"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="241"/>
         <source>Recall groups</source>
         <translation>Groupes du rappel</translation>
     </message>
@@ -8578,9 +8578,19 @@ Lancer l'enquête ?</translation>
         <translation>Nombre rappelé rapporté à la vérité : trop haut ou trop bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="155"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="156"/>
         <source>This run is {n} requests ({k} field(s) of {p} polygons, where they have a value), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or fields, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution fait {n} requêtes ({k} champ(s) de {p} polygones, là où ils ont une valeur), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Interrogez moins de polygones ou de champs, ou augmentez MAX_REQUESTS pour la lancer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/reproduce.py" line="59"/>
+        <source>SOURCE: {path} cannot be read as a GeoPackage: {err}</source>
+        <translation>SOURCE : {path} ne peut pas être lu comme un GeoPackage : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/reproduce.py" line="121"/>
+        <source>The answer cache (CACHE) {path} cannot be made: its folder does not exist.</source>
+        <translation>Le cache des réponses (CACHE) {path} ne peut pas être créé : son dossier n&apos;existe pas.</translation>
     </message>
 </context>
 <context>

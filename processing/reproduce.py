@@ -53,7 +53,12 @@ REPRODUCTION_FIELDS = {
 
 def find_run(path, run_id=""):
     """The runs row of `run_id` in the GeoPackage (empty: its newest reproducible run)."""
-    rows = read_runs(path)
+    try:
+        rows = read_runs(path)
+    except RuntimeError as err:  # GDAL with exceptions on (3.40+) raises for a file it cannot read
+        raise QgsProcessingException(
+            tr("SOURCE: {path} cannot be read as a GeoPackage: {err}").format(path=path, err=err)
+        ) from err
     if not rows:
         raise QgsProcessingException(
             tr("SOURCE: {path} holds no runs table: it was not written by GeoBias.").format(
@@ -130,7 +135,10 @@ def _check_local(name, value):
 
 
 def _tables(path):
-    ds = ogr.Open(path)
+    try:
+        ds = ogr.Open(path)
+    except RuntimeError:  # GDAL with exceptions on
+        ds = None
     if ds is None:
         raise QgsProcessingException(tr("Cannot open {path}.").format(path=path))
     names = [ds.GetLayerByIndex(i).GetName() for i in range(ds.GetLayerCount())]

@@ -110,10 +110,18 @@ class ReproduceAlgorithm(GeoBiasAlgorithm):
                    "OUTPUT.")
             )  # fmt: skip
         cache_path = CacheParameter.read(self, parameters, context)
-        try:  # a cache that cannot be opened is named before the run is looked at
-            SurveyCache(cache_path).close()
-        except CacheError as err:
-            raise QgsProcessingException(message_text(err)) from err
+        # A cache that cannot be opened is named before the run is looked at; one that does
+        # not exist yet is not made here (a refused run writes nothing).
+        if os.path.exists(cache_path):
+            try:
+                SurveyCache(cache_path).close()
+            except CacheError as err:
+                raise QgsProcessingException(message_text(err)) from err
+        elif not os.path.isdir(os.path.dirname(os.path.abspath(cache_path))):
+            raise QgsProcessingException(
+                tr("The answer cache (CACHE) {path} cannot be made: its folder does not "
+                   "exist.").format(path=cache_path)
+            )  # fmt: skip
         row = find_run(source, run_id)
         params = recorded_parameters(row)
         host, model = row.get("endpoint_host") or "", row.get("model") or ""
