@@ -1,5 +1,6 @@
 """The survey's rating step: ask, turn answers into rated-point columns, write and load them."""
 
+import contextlib
 import contextvars
 import sqlite3
 
@@ -283,6 +284,24 @@ def check_count(sampling, topics, languages, template, budget, draws=1):
     raise QgsProcessingException(
         size_refusal(n, sampling.count, len(topics), len(languages), budget, cost, draws)
     )
+
+
+@contextlib.contextmanager
+def endpoint_errors():
+    """The engine's run-ending errors as the one sentence each that Processing shows: the
+    budget spent, the endpoint stopped (broken, or throttled past patience), a refusal."""
+    from ..core.engine.budget import BudgetExceededError
+    from ..core.engine.chat import EndpointError, EndpointStoppedError, ThrottledStopError
+
+    try:
+        yield
+    except BudgetExceededError as err:
+        raise QgsProcessingException(spent_sentence(err.spend)) from err
+    except (EndpointStoppedError, ThrottledStopError) as err:
+        raise QgsProcessingException(stopped_sentence(err)) from err
+    except EndpointError as err:
+        msg = tr("The endpoint refused the survey: {err}").format(err=message_text(err))
+        raise QgsProcessingException(msg) from err
 
 
 def spent_sentence(spend):

@@ -85,19 +85,18 @@ class PairwiseSurveyAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_COMPARISONS", tr("Answered comparisons")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.engine.budget import BudgetExceededError, Spend
+        from ...core.engine.budget import Spend
         from ...core.engine.cache import CacheError, SurveyCache
-        from ...core.engine.chat import EndpointError, EndpointStoppedError, ThrottledStopError
         from ...core.geo.gazetteer import Gazetteer
         from ...core.stats.bradley_terry import connected_pairs
         from ...core.survey.pairwise import PAIR_PROMPT, run_pairwise
         from ...core.survey.run import RunStats
         from ...i18n_util import message_text
-        from ..endpoints import check_reachable, running_endpoint, stopped_sentence
+        from ..endpoints import check_reachable, running_endpoint
         from ..gpkg import rated_fields, table_name, write_points_layer, write_table, writing
         from ..pairwise import COMPARISON_FIELDS, comparison_rows, pairwise_columns
         from ..progress import RunProgress, step_text
-        from ..rating import load_outputs, read_points, spent_sentence
+        from ..rating import endpoint_errors, load_outputs, read_points
         from ..runs import append_runs, now, run_record
         from ..styles import layer_name, style_file
 
@@ -141,19 +140,11 @@ class PairwiseSurveyAlgorithm(GeoBiasAlgorithm):
                     break
                 progress = RunProgress(feedback, start=100.0 * t / len(topics),
                                        end=100.0 * (t + 1) / len(topics))  # fmt: skip
-                try:
+                with endpoint_errors():
                     results[topic] = run_pairwise(
                         lon, lat, topic, ep, cache, gazetteer, opponents, seed, progress=progress,
                         is_cancelled=feedback.isCanceled, stats=stats, spend=spend,
                     )  # fmt: skip
-                except BudgetExceededError as err:
-                    raise QgsProcessingException(spent_sentence(err.spend)) from err
-                except (EndpointStoppedError, ThrottledStopError) as err:
-                    raise QgsProcessingException(stopped_sentence(err)) from err
-                except EndpointError as err:
-                    raise QgsProcessingException(
-                        tr("The endpoint refused the survey: {err}").format(err=message_text(err))
-                    ) from err
             if feedback.isCanceled():
                 raise QgsProcessingException(
                     tr("Cancelled; answers so far are cached for a re-run.")

@@ -100,18 +100,17 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_ANSWERED", tr("Answered questions")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.engine.budget import BudgetExceededError, Spend
+        from ...core.engine.budget import Spend
         from ...core.engine.cache import CacheError, SurveyCache
-        from ...core.engine.chat import EndpointError, EndpointStoppedError, ThrottledStopError
         from ...core.survey.recall import group_errors, recall_prompt, run_recall
         from ...core.survey.run import RunStats
         from ...i18n_util import message_text
-        from ..endpoints import check_reachable, running_endpoint, stopped_sentence
+        from ..endpoints import check_reachable, running_endpoint
         from ..gpkg import safe_name, write_table, writing
         from ..herb_io import write_polygon_layer
         from ..overlay_styles import save_overlay_styles, style_overlay_output
         from ..progress import RunProgress, step_text
-        from ..rating import load_tables, spent_sentence
+        from ..rating import endpoint_errors, load_tables
         from ..recall import (
             GROUP_FIELDS,
             RECALL_FIELDS,
@@ -182,20 +181,12 @@ class RecallSurveyAlgorithm(GeoBiasAlgorithm):
                                        end=100.0 * (t + 1) / len(asked))  # fmt: skip
                 prompts, years = field_prompts(q, polygons)
                 ask = with_truth[q.field]
-                try:
+                with endpoint_errors():
                     got = run_recall([p for p, a in zip(prompts, ask) if a], ep, cache,
                                      progress=progress,
                                      is_cancelled=feedback.isCanceled, stats=stats,
                                      spend=spend,
                                      years=[y for y, a in zip(years, ask) if a])  # fmt: skip
-                except BudgetExceededError as err:
-                    raise QgsProcessingException(spent_sentence(err.spend)) from err
-                except (EndpointStoppedError, ThrottledStopError) as err:
-                    raise QgsProcessingException(stopped_sentence(err)) from err
-                except EndpointError as err:
-                    raise QgsProcessingException(
-                        tr("The endpoint refused the survey: {err}").format(err=message_text(err))
-                    ) from err
                 answers[q.field] = (q, prompts, years, spread(got, ask))
             if feedback.isCanceled():
                 raise QgsProcessingException(

@@ -71,3 +71,14 @@ def test_a_pairwise_survey_larger_than_max_requests_is_refused_before_sending(
         with pytest.raises(QgsProcessingException, match=r"240 requests \(120 pairs"):
             run("geobias:pairwisesurvey", params)
         assert fs.n_requests == 0
+
+
+def test_a_broken_endpoint_ends_the_pairwise_survey_with_one_sentence(spread_points, tmp_path):
+    with FaultServer(always="401") as fs:
+        params = {"INPUT": spread_points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "m",
+                  "TOPICS": "Latitude", "OPPONENTS": 2, "CACHE": str(tmp_path / "c.sqlite"),
+                  "OUTPUT": str(tmp_path / "pw.gpkg")}  # fmt: skip
+        with pytest.raises(QgsProcessingException) as info:
+            run("geobias:pairwisesurvey", params)
+    assert "Traceback" not in str(info.value) and "401" in str(info.value), str(info.value)
+    assert not (tmp_path / "pw.gpkg").exists()
