@@ -4,8 +4,8 @@ so ground truth, metrics, maps and cards work on it) and the comparisons table."
 import numpy as np
 from osgeo import ogr
 
-from ..core.stats.metrics import fractional_rank
 from ..core.survey.pairwise import strength_to_scale
+from .rating import point_columns
 
 # The comparisons table: every prompt, who was named first and second, what was chosen.
 COMPARISON_FIELDS = {
@@ -34,29 +34,11 @@ def pairwise_columns(result, lon, lat, pids, model, topic):
         score, score_se = nan.copy(), nan.copy()
     answered = compared > 0
     score = np.where(answered, score, np.nan)
-    score_se = np.where(answered, score_se, np.nan)
-    return {
-        "pid": np.asarray(pids, dtype=np.int64),
-        "lat": np.asarray(lat, float),
-        "lon": np.asarray(lon, float),
-        "model": [model] * n,
-        "topic": [topic] * n,
-        "rating": score.copy(),
-        "expected": nan,
-        "score_kind": ["pairwise"] * n,
-        "score": score,
-        "score_se": score_se,
-        "n_draws": compared.astype(np.int64),
-        "answered": answered.astype(np.int64),
-        "no_score": np.zeros(n, np.int64),
-        "failed": np.zeros(n, np.int64),
-        "completion": [""] * n,
-        "prompt": [""] * n,
-        "rank": fractional_rank(score),
-        "truth": nan,
-        "truth_rank": nan,
-        "rank_error": nan,
-    }
+    return point_columns(pids, lon, lat, model, topic, "pairwise", score, rating=score.copy(),
+                         expected=nan, answered=answered, failed=np.zeros(n, bool),
+                         completion=[""] * n, prompt=[""] * n,
+                         score_se=np.where(answered, score_se, np.nan),
+                         n_draws=compared.astype(np.int64))  # fmt: skip
 
 
 def comparison_rows(result, pids, topic):

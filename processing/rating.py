@@ -534,34 +534,46 @@ def answer_columns(answers, lon, lat, pids, model, topic, score_kind):
     The score holds one kind only: an answered point without it (no logprobs for an expected
     value) keeps an empty score and no_score = 1, never the other kind in its place.
     """
-    n = len(answers)
     rating = np.array([_f(a.rating.rating) for a in answers])
     expected = np.array([_f(a.rating.expected) for a in answers])
     answered = np.array([bool(a.rating.answered) for a in answers])
     failed = np.array([bool(getattr(a, "failed", False)) for a in answers])
     score = (expected if score_kind == "expected" else rating).copy()
     score[~answered] = np.nan
-    no_score = answered & ~np.isfinite(score)
+    return point_columns(pids, lon, lat, model, topic, score_kind, score, rating=rating,
+                         expected=expected, answered=answered, failed=failed,
+                         completion=[a.completion or a.error or "" for a in answers],
+                         prompt=[a.prompt for a in answers])  # fmt: skip
+
+
+def point_columns(pids, lon, lat, model, topic, score_kind, score, rating, expected, answered,
+                  failed, completion, prompt, **extra):  # fmt: skip
+    """The rated points schema's columns, one builder for every survey kind (ratings, sampled,
+    pairwise); the truth, its rank and the rank error stay empty until ground truth fills them.
+    no_score marks an answered point whose score is empty. `extra`: the kind's own columns."""
+    n = len(score)
     nan = np.full(n, np.nan)
+    answered = np.asarray(answered, bool)
     return {
         "pid": np.asarray(pids, dtype=np.int64),
         "lat": np.asarray(lat, float),
         "lon": np.asarray(lon, float),
         "model": [model] * n,
         "topic": [topic] * n,
-        "rating": rating,
-        "expected": expected,
+        "rating": np.asarray(rating, float),
+        "expected": np.asarray(expected, float),
         "score_kind": [score_kind] * n,
         "score": score,
+        **extra,
         "answered": answered.astype(np.int64),
-        "no_score": no_score.astype(np.int64),
-        "failed": failed.astype(np.int64),
-        "completion": [a.completion or a.error or "" for a in answers],
-        "prompt": [a.prompt for a in answers],
+        "no_score": (answered & ~np.isfinite(score)).astype(np.int64),
+        "failed": np.asarray(failed, bool).astype(np.int64),
+        "completion": completion,
+        "prompt": prompt,
         "rank": fractional_rank(score),
         "truth": nan,
-        "truth_rank": nan,
-        "rank_error": nan,
+        "truth_rank": nan.copy(),
+        "rank_error": nan.copy(),
     }
 
 
