@@ -26,6 +26,13 @@ def tr(text):
     return QCoreApplication.translate(CONTEXT, text)
 
 
+def says(text, template):
+    """Whether `text` holds the sentence `template` (an English source with {fields}) starts
+    with, in English or in the interface language: which failure a job ended with."""
+    text = str(text or "")
+    return any(t.split("{")[0] in text for t in {template, tr(template)})
+
+
 def translate(context, text, disambiguation=None, n=-1):
     """QCoreApplication.translate with a count: %n becomes n and the translation takes the
     language's plural form (Qt numerus forms in the .ts). Without a translation (English) the

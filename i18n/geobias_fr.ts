@@ -204,7 +204,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="210"/>
+        <location filename="../processing/herb_scorers.py" line="220"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -224,17 +224,17 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="113"/>
+        <location filename="../processing/rating.py" line="114"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="196"/>
+        <location filename="../processing/rating.py" line="303"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="201"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="192"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="599"/>
+        <location filename="../processing/rating.py" line="618"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -579,17 +579,17 @@
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="154"/>
+        <location filename="../ui/run_panel.py" line="158"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="165"/>
+        <location filename="../ui/run_panel.py" line="169"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="78"/>
+        <location filename="../ui/dock.py" line="79"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
@@ -599,12 +599,12 @@
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="78"/>
+        <location filename="../ui/dock.py" line="79"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="300"/>
+        <location filename="../ui/run_panel.py" line="308"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -619,7 +619,7 @@
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="329"/>
+        <location filename="../ui/dock.py" line="338"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1044,17 +1044,17 @@
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
@@ -1302,22 +1302,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="217"/>
+        <location filename="../processing/rating.py" line="218"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="496"/>
+        <location filename="../processing/rating.py" line="515"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="504"/>
+        <location filename="../processing/rating.py" line="523"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="508"/>
+        <location filename="../processing/rating.py" line="527"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1987,22 +1987,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="218"/>
+        <location filename="../processing/herb_scorers.py" line="228"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="232"/>
+        <location filename="../processing/herb_scorers.py" line="242"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="241"/>
+        <location filename="../processing/herb_scorers.py" line="251"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="99"/>
+        <location filename="../processing/herb_scorers.py" line="102"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
@@ -2077,22 +2077,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="221"/>
+        <location filename="../processing/herb_scorers.py" line="231"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="226"/>
+        <location filename="../processing/herb_scorers.py" line="236"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="232"/>
+        <location filename="../processing/herb_scorers.py" line="242"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="241"/>
+        <location filename="../processing/herb_scorers.py" line="251"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -2547,7 +2547,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="132"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2677,7 +2677,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2722,7 +2722,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="383"/>
+        <location filename="../ui/herb_tab.py" line="393"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2731,7 +2731,7 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="384"/>
+        <location filename="../ui/herb_tab.py" line="394"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
@@ -2741,12 +2741,12 @@ Lancer HERB ?</translation>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="393"/>
+        <location filename="../ui/herb_tab.py" line="403"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="377"/>
+        <location filename="../ui/herb_tab.py" line="387"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
@@ -2766,27 +2766,27 @@ Lancer HERB ?</translation>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="402"/>
+        <location filename="../ui/herb_tab.py" line="412"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="486"/>
+        <location filename="../ui/herb_tab.py" line="496"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="491"/>
+        <location filename="../ui/herb_tab.py" line="501"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="513"/>
+        <location filename="../ui/herb_tab.py" line="523"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3046,7 +3046,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3056,17 +3056,17 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="141"/>
+        <location filename="../processing/herb_scorers.py" line="151"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="132"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="275"/>
+        <location filename="../ui/run_panel.py" line="283"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3086,7 +3086,7 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="109"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="108"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -3306,7 +3306,7 @@ Lancer HERB ?</translation>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="169"/>
+        <location filename="../ui/dock.py" line="171"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3396,7 +3396,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : rapport</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="279"/>
+        <location filename="../ui/run_panel.py" line="287"/>
         <source>Stopped: {reason}.</source>
         <translation>Arrêté : {reason}.</translation>
     </message>
@@ -4254,17 +4254,17 @@ Prompt :
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="226"/>
+        <location filename="../processing/herb_scorers.py" line="236"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="232"/>
+        <location filename="../processing/herb_scorers.py" line="242"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="241"/>
+        <location filename="../processing/herb_scorers.py" line="251"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
@@ -4764,7 +4764,7 @@ Prompt :
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="210"/>
+        <location filename="../processing/rating.py" line="211"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -5154,27 +5154,27 @@ Prompt :
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="105"/>
+        <location filename="../ui/dock.py" line="106"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="106"/>
+        <location filename="../ui/dock.py" line="107"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="271"/>
+        <location filename="../ui/dock.py" line="273"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="255"/>
+        <location filename="../ui/dock.py" line="257"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="258"/>
+        <location filename="../ui/dock.py" line="260"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5442,17 +5442,17 @@ Prompt :
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="155"/>
+        <location filename="../processing/rating.py" line="156"/>
         <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="436"/>
+        <location filename="../processing/rating.py" line="455"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="442"/>
+        <location filename="../processing/rating.py" line="461"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
@@ -5577,7 +5577,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="642"/>
+        <location filename="../processing/rating.py" line="661"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -6678,37 +6678,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="225"/>
+        <location filename="../processing/rating.py" line="226"/>
         <source>An answer as it came back: {text}</source>
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="464"/>
+        <location filename="../processing/rating.py" line="483"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="467"/>
+        <location filename="../processing/rating.py" line="486"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="472"/>
+        <location filename="../processing/rating.py" line="491"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="476"/>
+        <location filename="../processing/rating.py" line="495"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="481"/>
+        <location filename="../processing/rating.py" line="500"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="485"/>
+        <location filename="../processing/rating.py" line="504"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
@@ -6913,17 +6913,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="183"/>
+        <location filename="../processing/herb_scorers.py" line="193"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="190"/>
+        <location filename="../processing/herb_scorers.py" line="200"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="199"/>
+        <location filename="../processing/herb_scorers.py" line="209"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
@@ -7123,22 +7123,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="83"/>
+        <location filename="../processing/rating.py" line="84"/>
         <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="116"/>
+        <location filename="../processing/rating.py" line="117"/>
         <source>{code}: {text}</source>
         <translation>{code} : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="122"/>
+        <location filename="../processing/rating.py" line="123"/>
         <source>Prompt languages, one after the other: {codes}.</source>
         <translation>Langues de prompt, l’une après l’autre : {codes}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="173"/>
+        <location filename="../processing/rating.py" line="174"/>
         <source>requests</source>
         <translation>requêtes</translation>
     </message>
@@ -7203,17 +7203,17 @@ Lancer l'enquête ?</translation>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="226"/>
+        <location filename="../ui/run_panel.py" line="230"/>
         <source>{text} · timing this machine…</source>
         <translation>{text} · chronométrage de cette machine…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="230"/>
+        <location filename="../ui/run_panel.py" line="234"/>
         <source>{text} · {span} left in this step</source>
         <translation>{text} · {span} restant(es) pour cette étape</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="232"/>
+        <location filename="../ui/run_panel.py" line="236"/>
         <source>{text} · {span} left</source>
         <translation>{text} · {span} restant(es)</translation>
     </message>
@@ -7373,32 +7373,32 @@ Lancer l'enquête ?</translation>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="234"/>
+        <location filename="../processing/rating.py" line="235"/>
         <source>unknown (no price given: PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>inconnu (aucun prix indiqué : PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="235"/>
+        <location filename="../processing/rating.py" line="236"/>
         <source>{c:.2f} at the prices given (PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>{c:.2f} aux prix indiqués (PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="240"/>
+        <location filename="../processing/rating.py" line="241"/>
         <source>Estimated cost of the requests to send: {cost}.</source>
         <translation>Coût estimé des requêtes à envoyer : {cost}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="244"/>
+        <location filename="../processing/rating.py" line="245"/>
         <source>The run stops once its answers have cost {m:g} (MAX_COST).</source>
         <translation>L'exécution s'arrête dès que ses réponses ont coûté {m:g} (MAX_COST).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="259"/>
+        <location filename="../processing/rating.py" line="260"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s)), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="290"/>
+        <location filename="../processing/rating.py" line="309"/>
         <source>Stopped at the cost limit: the {n} answers received cost {c:.4f} ({p} prompt and {o} completion tokens), the limit is {m:g} (MAX_COST); they are cached, and running again with a higher MAX_COST continues.</source>
         <translation>Arrêt à la limite de coût : les {n} réponses reçues ont coûté {c:.4f} ({p} jetons de prompt et {o} de réponse), la limite est {m:g} (MAX_COST) ; elles sont en cache, et relancer avec un MAX_COST plus élevé continue.</translation>
     </message>
@@ -7433,12 +7433,12 @@ Lancer l'enquête ?</translation>
         <translation>Mistral AI</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="425"/>
+        <location filename="../processing/rating.py" line="444"/>
         <source>{model} at {host} gives no log-probabilities (its API returns none), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune), il n'a donc pas de valeur attendue : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="430"/>
+        <location filename="../processing/rating.py" line="449"/>
         <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
         <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
     </message>
@@ -7523,22 +7523,22 @@ Lancer l'enquête ?</translation>
         <translation>Minutes pendant lesquelles une exécution attend un point d'accès qui répond trop de requêtes (HTTP 429, 503), sans une seule réponse, avant de s'arrêter ; les réponses obtenues sont conservées et Reprendre demande le reste.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="221"/>
+        <location filename="../processing/herb_scorers.py" line="231"/>
         <source>the embedded model (bundled, or a GGUF file)</source>
         <translation>le modèle intégré (fourni, ou un fichier GGUF)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="226"/>
+        <location filename="../processing/herb_scorers.py" line="236"/>
         <source>a llama.cpp server</source>
         <translation>un serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="232"/>
+        <location filename="../processing/herb_scorers.py" line="242"/>
         <source>a /v1/completions endpoint with echo</source>
         <translation>un point d'accès /v1/completions avec echo</translation>
     </message>
     <message>
-        <location filename="../processing/herb_scorers.py" line="241"/>
+        <location filename="../processing/herb_scorers.py" line="251"/>
         <source>a transformers masked LM</source>
         <translation>un modèle de langue masqué transformers</translation>
     </message>
@@ -7863,12 +7863,12 @@ Lancer l'enquête ?</translation>
         <translation>Réponses par prompt pour la espérance échantillonnée (à la température 1)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="91"/>
+        <location filename="../processing/rating.py" line="92"/>
         <source>Sampled expected value: each prompt asked {k} times at temperature 1 (a seed per draw where the endpoint takes one), scored by the mean first digit of its ratings with its standard error.</source>
         <translation>Espérance échantillonnée : chaque prompt est posé {k} fois à la température 1 (une graine par tirage là où le point d'accès en accepte une), noté par le premier chiffre moyen de ses notes avec son erreur type.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="253"/>
+        <location filename="../processing/rating.py" line="254"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s) × {d} draws), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points or draws (SAMPLES), or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s) × {d} tirages), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points ou de tirages (SAMPLES), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
@@ -7943,37 +7943,37 @@ Lancer l'enquête ?</translation>
         <translation>Un thème ne peut pas contenir « ; » : ce signe sépare les thèmes, {t} serait donc posé comme deux thèmes. Écrivez-le sans « ; » ou ajoutez chaque thème séparément.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="318"/>
+        <location filename="../processing/rating.py" line="337"/>
         <source>This model gives no log-probabilities: greedy ratings, or the sampled expected value at {k} requests per point (SCORE sampled).</source>
         <translation>Ce modèle ne donne pas de log-probabilités : notes gloutonnes, ou espérance échantillonnée à {k} requêtes par point (SCORE échantillonné).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="322"/>
+        <location filename="../processing/rating.py" line="341"/>
         <source>Log-probabilities with {n} alternatives per token: expected values.</source>
         <translation>Log-probabilités avec {n} alternatives par jeton : espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="325"/>
+        <location filename="../processing/rating.py" line="344"/>
         <source>n=2 returned {c} choice(s).</source>
         <translation>n=2 a renvoyé {c} choix.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="327"/>
+        <location filename="../processing/rating.py" line="346"/>
         <source>A seed is taken.</source>
         <translation>Une graine est acceptée.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="327"/>
+        <location filename="../processing/rating.py" line="346"/>
         <source>A seed is refused.</source>
         <translation>Une graine est refusée.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="329"/>
+        <location filename="../processing/rating.py" line="348"/>
         <source>System fingerprint {fp}.</source>
         <translation>Empreinte système {fp}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="331"/>
+        <location filename="../processing/rating.py" line="350"/>
         <source>Refused with HTTP 400/422: {params}.</source>
         <translation>Refusé avec HTTP 400/422 : {params}.</translation>
     </message>
@@ -7988,7 +7988,7 @@ Lancer l'enquête ?</translation>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires (un serveur llama.cpp reçoit aussi une requête de tokenisation par lot) et la durée, sous forme d’intervalle tiré du débit que les exécutions précédentes ont mesuré sur cette machine ; il n’évalue rien et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="500"/>
+        <location filename="../ui/herb_tab.py" line="510"/>
         <source>{r} has no siblings here: no descriptor sets it apart</source>
         <translation>{r} n’a pas de région sœur ici : aucun descripteur ne la distingue</translation>
     </message>
@@ -8043,22 +8043,22 @@ Lancer l'enquête ?</translation>
         <translation>I de Moran global = {i:.3f} sur {n} unités (test par permutations : z = {z:.2f}, p unilatérale = {p:.3f}) ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="367"/>
+        <location filename="../processing/rating.py" line="386"/>
         <source>The endpoint could not be probed ({err}): each draw is a request of its own.</source>
         <translation>Le point d'accès n'a pas pu être sondé ({err}) : chaque tirage est une requête à part.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="371"/>
+        <location filename="../processing/rating.py" line="390"/>
         <source>Probed the endpoint (up to {n} requests): {found}</source>
         <translation>Point d'accès sondé (jusqu'à {n} requêtes) : {found}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="374"/>
+        <location filename="../processing/rating.py" line="393"/>
         <source>It returns several choices for n: each prompt&apos;s {k} draws are asked in one request (n={k}).</source>
         <translation>Il renvoie plusieurs choix pour n : les {k} tirages de chaque invite sont demandés en une requête (n={k}).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="377"/>
+        <location filename="../processing/rating.py" line="396"/>
         <source>It returns one choice whatever n asks: each of the {k} draws is a request of its own.</source>
         <translation>Il renvoie un seul choix quel que soit n : chacun des {k} tirages est une requête à part.</translation>
     </message>
@@ -8133,32 +8133,32 @@ Lancer l'enquête ?</translation>
         <translation>Comparaisons répondues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="115"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="114"/>
         <source>A pairwise survey needs at least two points.</source>
         <translation>Une enquête par paires demande au moins deux points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="119"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="118"/>
         <source>This run is {n} requests ({p} pairs × 2 orders × {k} topic(s)), more than the largest run allowed, {m} (MAX_REQUESTS). Ask for fewer points or opponents (OPPONENTS), or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} paires × 2 ordres × {k} thème(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Demandez moins de points ou d'adversaires (OPPONENTS), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="133"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="132"/>
         <source>Comparing {n} points in {p} pairs, both orders, on {k} topic(s) with {model}: {r} prompts.</source>
         <translation>Comparaison de {n} points en {p} paires, dans les deux ordres, sur {k} thème(s) avec {model} : {r} invites.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="164"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="155"/>
         <source>{topic}: no comparison was answered.</source>
         <translation>{topic} : aucune comparaison n'a reçu de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="174"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="165"/>
         <source>{topic}: {a} of {n} comparisons answered; order effect (log-odds of choosing the place named first) {h:+.2f} ± {se:.2f}.</source>
         <translation>{topic} : {a} comparaisons sur {n} répondues ; effet d'ordre (log-cote de choisir le lieu nommé en premier) {h:+.2f} ± {se:.2f}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="180"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="171"/>
         <source>Writing the ranked layers…</source>
         <translation>Écriture des couches classées…</translation>
     </message>
@@ -8168,12 +8168,12 @@ Lancer l'enquête ?</translation>
         <translation>Demande à un grand modèle de langage, pour des paires de points, lequel des deux a la valeur la plus élevée de chaque thème (« Location A: … Location B: … Answer with the letter A or B »), chaque paire dans les deux ordres, sur un plan connexe où chaque point rencontre au moins OPPONENTS autres (toutes les paires quand les points sont peu nombreux). Les choix sont classés par un modèle de Bradley–Terry avec effet d'ordre (la préférence du modèle pour le lieu nommé en premier, indiquée dans le journal) : une couche de points notés par thème dont le score est la force sur l'échelle 0–9 par la correspondance déclarée 9·σ(s) (neuf fois la probabilité que le point soit choisi face à un point de force moyenne), avec son erreur type et le nombre de comparaisons auxquelles il a pris part (ajustée sur la probabilité de choisir le premier lieu quand les réponses portent des log-probabilités, sinon sur les choix gloutons), de sorte que rangs, vérité terrain, métriques et cartes fonctionnent comme pour une enquête de notes (MAD, Gini et B seulement via cette correspondance), et une table des comparaisons contenant chaque invite et chaque réponse. Les réponses sont mises en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="167"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="158"/>
         <source>{topic}: strengths from the probability of choosing the first place (the answers&apos; log-probabilities).</source>
         <translation>{topic} : forces ajustées sur la probabilité de choisir le premier lieu (log-probabilités des réponses).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/pairwise_survey.py" line="167"/>
+        <location filename="../processing/algorithms/pairwise_survey.py" line="158"/>
         <source>{topic}: strengths from the greedy choices (no log-probabilities in the answers).</source>
         <translation>{topic} : forces ajustées sur les choix gloutons (pas de log-probabilités dans les réponses).</translation>
     </message>
@@ -8208,7 +8208,7 @@ Lancer l'enquête ?</translation>
         <translation>Le nouveau GeoPackage : les résultats de l'exécution refaits et la table de reproduction.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="344"/>
+        <location filename="../processing/rating.py" line="363"/>
         <source>{n} of the run&apos;s {t} answers are not in the cache {path}, and reproducing from the cache sends no request: give the cache the run used (CACHE), or ask the endpoint again (MODE).</source>
         <translation>{n} des {t} réponses de l'exécution ne sont pas dans le cache {path}, et reproduire depuis le cache n'envoie aucune requête : donnez le cache que l'exécution a utilisé (CACHE), ou redemandez au point d'accès (MODE).</translation>
     </message>
@@ -8478,42 +8478,42 @@ Lancer l'enquête ?</translation>
         <translation>Questions répondues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="138"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="137"/>
         <source>Give at least one numeric field to ask (FIELDS).</source>
         <translation>Donnez au moins un champ numérique à demander (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="142"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="141"/>
         <source>The layer has no field {field}.</source>
         <translation>La couche n'a pas de champ {field}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="173"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="172"/>
         <source>Asking {model} {k} field(s) of {n} polygons: {r} prompts.</source>
         <translation>Demande à {model} de {k} champ(s) de {n} polygones : {r} requêtes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="211"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="202"/>
         <source>{field} ({quantity}): {a} of {n} answered ({r} gave a range).</source>
         <translation>{field} ({quantity}) : {a} sur {n} répondus ({r} ont donné un intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="217"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="208"/>
         <source>{field}, {group}: mean relative error {e:.3f} [{lo:.3f}, {hi:.3f}] over {n}</source>
         <translation>{field}, {group} : erreur relative moyenne {e:.3f} [{lo:.3f}, {hi:.3f}] sur {n}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="222"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="213"/>
         <source>, {ratio:.2f} × the best group's</source>
         <translation>, {ratio:.2f} × celle du meilleur groupe</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="225"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="216"/>
         <source>Writing the answer layers…</source>
         <translation>Écriture des couches de réponses…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="241"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="232"/>
         <source>Recall groups</source>
         <translation>Groupes du rappel</translation>
     </message>
@@ -8578,7 +8578,7 @@ Lancer l'enquête ?</translation>
         <translation>Nombre rappelé rapporté à la vérité : trop haut ou trop bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/recall_survey.py" line="156"/>
+        <location filename="../processing/algorithms/recall_survey.py" line="155"/>
         <source>This run is {n} requests ({k} field(s) of {p} polygons, where they have a value), more than the largest run allowed, {m} (MAX_REQUESTS). Ask about fewer polygons or fields, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution fait {n} requêtes ({k} champ(s) de {p} polygones, là où ils ont une valeur), plus que la plus grande exécution permise, {m} (MAX_REQUESTS). Interrogez moins de polygones ou de champs, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
@@ -8590,7 +8590,27 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/algorithms/reproduce.py" line="121"/>
         <source>The answer cache (CACHE) {path} cannot be made: its folder does not exist.</source>
-        <translation>Le cache des réponses (CACHE) {path} ne peut pas être créé : son dossier n&apos;existe pas.</translation>
+        <translation>Le cache des réponses (CACHE) {path} ne peut pas être créé : son dossier n'existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="351"/>
+        <source>GeoBias: details</source>
+        <translation>GeoBias : détails</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="354"/>
+        <source>The traceback below is also in the GeoBias log panel.</source>
+        <translation>La trace ci-dessous figure aussi dans le journal GeoBias.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="359"/>
+        <source>Open the log</source>
+        <translation>Ouvrir le journal</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="380"/>
+        <source>Repair…</source>
+        <translation>Réparer…</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingException
 
 from ..core.engine.chat import server_endpoint
-from ..i18n_util import message_text, tr
+from ..i18n_util import QT_TRANSLATE_NOOP, message_text, says, tr
 from .definitions import HERB_MODELS
 from .network import use_qgis_network
 
@@ -62,6 +62,15 @@ def make_endpoint(connection):
     return use_qgis_network(with_constraint(endpoint, c.constraint))
 
 
+EMBEDDED_CANNOT_START = QT_TRANSLATE_NOOP("@default", "The embedded model could not start: {err}")
+
+
+def embedded_cannot_start(text):
+    """Whether a run ended because the shared embedded model could not start (running again
+    without a fix fails the same way)."""
+    return says(text, EMBEDDED_CANNOT_START)
+
+
 @contextmanager
 def running_endpoint(connection, feedback):
     """The endpoint to use; for the embedded provider without a URL, the shared local model."""
@@ -80,7 +89,7 @@ def running_endpoint(connection, feedback):
             server = shared_server(embedded_python(), model=known.key if known else None)
         except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
             raise QgsProcessingException(
-                tr("The embedded model could not start: {err}").format(err=message_text(err))
+                tr(EMBEDDED_CANNOT_START).format(err=message_text(err))
             ) from err
         from ..core.engine.chat import with_constraint
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from ..i18n_util import QT_TRANSLATE_NOOP, message_text, tr
+from ..i18n_util import QT_TRANSLATE_NOOP, message_text, says, tr
 
 
 @dataclass(frozen=True)
@@ -96,9 +96,16 @@ def make_scorer(kind, connection, feedback=None, method="whole", model=None, mod
     except QgsProcessingException:
         raise
     except Exception as err:  # noqa: BLE001 - ScorerError, the embedded model's start failures
-        raise QgsProcessingException(
-            tr("The scorer cannot start: {err}").format(err=message_text(err))
-        ) from err
+        raise QgsProcessingException(tr(CANNOT_START).format(err=message_text(err))) from err
+
+
+CANNOT_START = QT_TRANSLATE_NOOP("@default", "The scorer cannot start: {err}")
+
+
+def cannot_start(text):
+    """Whether an error's text is make_scorer's "the scorer cannot start": the run never
+    began, so running again without a fix fails the same way."""
+    return says(text, CANNOT_START)
 
 
 # ------------------------------------------------------------------ the factories

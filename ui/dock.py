@@ -17,6 +17,7 @@ from qgis.PyQt.QtWidgets import (
     QFormLayout,
     QFrame,
     QMenu,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QWidget,
@@ -109,6 +110,7 @@ class GeoBiasDock(QDockWidget):
         self.install_window = None
         self.install_offer = None  # the "model missing" message bar entry, while shown
         self.watching_install = False  # connected to local_model.model_installed()
+        self.details_box = None  # the window the last Details button opened
         from .batch import batch_button
 
         self.panel.runLayout.addWidget(batch_button(self))
@@ -312,9 +314,11 @@ class GeoBiasDock(QDockWidget):
         """push() looked up at each call (tests and the Details button may replace it)."""
         return lambda *args, **kwargs: self.push(*args, **kwargs)
 
-    def push(self, text, level=Qgis.MessageLevel.Warning, details=None):
+    def push(self, text, level=Qgis.MessageLevel.Warning, details=None, button=None):
         """A message bar entry (returned: its caller may take it away when its cause is gone);
-        details (an exception or text) go to the GeoBias log panel."""
+        details (an exception or text) go whole to the GeoBias log panel and behind the entry's
+        Details button; `button` (text, slot) adds the action that fixes the cause."""
+        text = strip_reprs(str(text))  # never a repr
         if details is not None:
             import traceback
 
@@ -322,15 +326,58 @@ class GeoBiasDock(QDockWidget):
                 details = "".join(
                     traceback.format_exception(type(details), details, details.__traceback__)
                 )
-            log(str(details), level)
+            details = str(details)
+            log(details, level)
         bar = self.iface.messageBar()
-        widget = bar.createMessage(tr("GeoBias"), strip_reprs(str(text)))  # never a repr
+        widget = bar.createMessage(tr("GeoBias"), text)
+        if button is not None:
+            from .guide import message_button
+
+            message_button(widget, *button)
         if details is not None:
-            button = QPushButton(tr("Details"), widget)
-            button.clicked.connect(self.iface.openMessageLog)
-            widget.layout().addWidget(button)
+            more = QPushButton(tr("Details"), widget)
+            more.clicked.connect(lambda *_a, t=text, d=details: self.show_details(t, d))
+            widget.layout().addWidget(more)
         bar.pushWidget(widget, level, 0 if level >= Qgis.MessageLevel.Critical else 8)
         return widget
+
+    def show_details(self, text, details):
+        """A message bar entry's whole story in a window: the sentence, then the full text (a
+        traceback behind Show Details), with the GeoBias log one click away."""
+        from .task import is_traceback
+
+        box = QMessageBox(self.iface.mainWindow())
+        box.setIcon(QMessageBox.Icon.Information)
+        box.setWindowTitle(tr("GeoBias: details"))
+        box.setText(text)
+        if is_traceback(details):
+            box.setInformativeText(tr("The traceback below is also in the GeoBias log panel."))
+            box.setDetailedText(details)
+        elif strip_reprs(details).strip() != text.strip():
+            box.setInformativeText(strip_reprs(details))
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        log_button = box.addButton(tr("Open the log"), QMessageBox.ButtonRole.ActionRole)
+        log_button.clicked.connect(self.iface.openMessageLog)
+        box.addButton(QMessageBox.StandardButton.Close)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # not exec(): QGIS keeps running while it is read
+        self.details_box = box
+        return box
+
+    def env_remedy(self, error):
+        """(Repair…, open the Install/Repair window) when a job stopped because the local
+        model's environment is missing or broken (model_env.status() says so), else None: Resume
+        would fail again, Repair is the fix."""
+        from ..core.runtime import model_env
+
+        try:
+            st = model_env.status()
+        except Exception as e:  # noqa: BLE001 - the check is a courtesy: never hide the failure
+            log(f"could not check the model environment: {e!r}", Qgis.MessageLevel.Warning)
+            return None
+        if st.exists and not st.missing and not st.error and (st.complete or not st.managed):
+            return None
+        return tr("Repair…"), self.open_install
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""

@@ -35,7 +35,7 @@ from ..processing.definitions import (
 )
 from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
-from ..processing.herb_scorers import SCORERS
+from ..processing.herb_scorers import SCORERS, cannot_start
 from ..processing.project_layers import add_layer, run_group
 from ..processing.styles import short_model
 from . import survey_plan
@@ -370,7 +370,17 @@ class HerbTab(QWidget, FORM, DockTab):
             cancelled_text=tr(
                 "Cancelled. Scores so far are cached: Resume continues where it stopped."
             ),
+            remedy=self.remedy,
         )  # fmt: skip
+
+    def remedy(self, details):
+        """Repair for an embedded scorer that cannot start from a broken model environment
+        (the dock checks it), not a Resume that would fail the same way."""
+        params = getattr(self, "params", None) or {}
+        kind = HERB_SCORERS.key(params.get("SCORER", 0))
+        if not (SCORERS[kind].embedded and cannot_start(details)):
+            return None
+        return self.dock.env_remedy(details)
 
     @staticmethod
     def stopped_sentence(reason):

@@ -86,6 +86,7 @@ class RunPanel(QWidget, FORM):
         self.stopped_sentence = lambda reason: reason
         self.cancelled_text = ""
         self.explain = None
+        self.remedy = None
         self.failure_entry = None  # the message bar entry of the last failure, while shown
         self.resumable = True
         self.labels = self.step_labels
@@ -111,13 +112,15 @@ class RunPanel(QWidget, FORM):
             QCoreApplication.processEvents()
 
     def start(self, task, done, stopped_sentence=None, cancelled_text=None, explain=None,
-              resumable=True, labels=None):  # fmt: skip
+              resumable=True, labels=None, remedy=None):  # fmt: skip
         """Run `task` in QGIS's task manager; `done(task)` when it succeeds.
 
         `stopped_sentence(reason)` words a failure for the message bar (the reason alone by
         default); `cancelled_text` is shown after a cancel; `explain(sentence)` shows a failure
         in the tab that started the job; `resumable`: a failure leaves Run saying Resume;
-        `labels`: what the progress line says when a step starts (by algorithm id or label).
+        `labels`: what the progress line says when a step starts (by algorithm id or label);
+        `remedy(details)`: (button text, slot) when a failure has a fix other than running again
+        (Repair a broken model environment): the bar offers it, Run does not say Resume.
         Returns False (and starts nothing) while another job runs.
         """
         if self.task is not None:
@@ -127,6 +130,7 @@ class RunPanel(QWidget, FORM):
         self.done = done
         self.stopped_sentence = stopped_sentence or (lambda reason: reason)
         self.explain = explain
+        self.remedy = remedy
         self.resumable = resumable
         self.labels = self.step_labels if labels is None else labels
         self.cancelled_text = cancelled_text or (
@@ -255,23 +259,27 @@ class RunPanel(QWidget, FORM):
 
     def _terminated(self):
         task = self._finish()
-        if self.resumable:
-            self.runButton.setText(self.resume_text)
-        if task is None:
-            return
-        if not task.error:
-            self.set_text(self.cancelled_text)
+        if task is None or not task.error:
+            if self.resumable:
+                self.runButton.setText(self.resume_text)
+            if task is not None:
+                self.set_text(self.cancelled_text)
             return
         sentence = error_sentence(task.error)
-        if self.explain is None or task.bug:
-            # One sentence in the bar; a traceback behind Details, in the GeoBias log.
-            self.clear_failure()
-            self.failure_entry = self.push(
-                self.stopped_sentence(task.error),
-                Qgis.MessageLevel.Critical,
-                details=task.details or task.error,
-            )
+        details = task.details or task.error
+        fix = self.remedy(details) if self.remedy is not None else None
+        resume = self.resumable and fix is None  # Resume would fail again: offer the fix
         if self.resumable:
+            self.runButton.setText(self.resume_text if resume else self.run_text)
+        if self.explain is None or task.bug or fix is not None:
+            # One sentence in the bar; the whole text behind Details, in the GeoBias log.
+            self.clear_failure()
+            extra = {} if fix is None else {"button": fix}
+            self.failure_entry = self.push(
+                self.stopped_sentence(task.error), Qgis.MessageLevel.Critical,
+                details=details, **extra,
+            )  # fmt: skip
+        if resume:
             self.set_text(
                 tr("Stopped: {reason}. Resume continues where it stopped.").format(reason=sentence)
             )

@@ -7,6 +7,7 @@ from qgis.PyQt.QtWidgets import QMessageBox
 
 from ..host import embedded_problem
 from ..i18n_util import tr, translate
+from ..processing.endpoints import embedded_cannot_start
 from . import survey_plan
 from .task import error_sentence, log
 
@@ -90,6 +91,7 @@ class SurveyJob:
     def __init__(self, dock):
         self.dock = dock
         self.plan = None  # the plan that runs or ran last; None before the survey's own task
+        self.fix = None  # the failure's remedy (Repair), when Resume would not help
 
     def run(self):
         """Confirm what will be sent, then run the survey algorithms as a background task.
@@ -201,12 +203,20 @@ class SurveyJob:
     def start(self, plan):
         """Start the plan's task; progress, results and errors come back through the panel."""
         self.plan = plan
+        self.fix = None
         self.dock.panel.start(
             plan.task, self._completed, stopped_sentence=self.stopped_sentence,
             cancelled_text=tr(
                 "Cancelled. Answers so far are cached: Resume continues where it stopped."
             ),
+            remedy=self.remedy,
         )  # fmt: skip
+
+    def remedy(self, details):
+        """Repair for an embedded model that could not start from a broken model environment
+        (the dock checks it), not a Resume that would fail the same way."""
+        self.fix = self.dock.env_remedy(details) if embedded_cannot_start(details) else None
+        return self.fix
 
     def cancel(self):
         self.dock.panel.cancel()
@@ -223,7 +233,7 @@ class SurveyJob:
                 counts = (est.n_cached, est.n_total or est.n_requests + est.n_cached)
             except Exception as e:  # the count is a courtesy: never hide the reason
                 log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
-        if counts is None:
+        if counts is None or self.fix is not None:  # Repair, not Resume
             return tr("The survey stopped: {reason}.").format(reason=reason)
         if "Resume" in reason:  # an early stop already says what Resume does: say it once
             text = tr("The survey stopped: {reason}. {cached} of {total} answers are cached.")

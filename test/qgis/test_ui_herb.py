@@ -1,6 +1,9 @@
 """The dock's Regional bias tab (offscreen): parameters of its choices, and a HERB GeoPackage
 written by geobias:herb's writer shown as layers, a table sorted by C and bar charts."""
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 from qgis.core import (
@@ -241,3 +244,68 @@ def test_herb_failed_goes_away_on_a_new_start_and_on_success(dock, qgis_iface):
     done = run(lambda task: {})
     herb.panel.succeeded(done[0])  # as HerbTab._completed does once the layers are shown
     assert failures() == [] and herb.panel.progressLabel.text().startswith("Done in")
+
+
+def test_a_scorer_that_cannot_start_says_so_in_full_and_offers_repair(dock, qgis_iface, tmp_path,
+                                                                      monkeypatch):  # fmt: skip
+    """Issue 35: with a model environment that cannot run the whole-sentence scorer, HERB's
+    failure was cut with "…" and offered Resume, which fails the same way. Its entry now has
+    Details (the whole text, also whole in the log) and Repair (the Install/Repair window);
+    Run says Run, not Resume."""
+    from qgis.core import QgsApplication
+    from qgis.PyQt.QtWidgets import QPushButton
+    from qtstub import wait_for
+
+    from geobias.core.runtime import embedded, models
+    from geobias.ui import herb_tab
+
+    # A broken model environment: a venv folder whose python cannot run (half a copy).
+    monkeypatch.setenv("HOME", str(tmp_path))
+    python = models.env_python()
+    os.makedirs(os.path.dirname(python))
+    open(python, "w").close()
+    os.chmod(python, 0o755)
+    monkeypatch.setattr(embedded, "USER_VENV", python)
+    others = [str(tmp_path / f"elsewhere{k}" / "bin" / "python3") for k in range(4)]
+    for other in others:  # Pythons without xllamacpp or numpy, as on the issue's machine
+        os.makedirs(os.path.dirname(other))
+        Path(other).write_text('#!/bin/sh\necho \'["xllamacpp", "numpy"]\'\n')
+        os.chmod(other, 0o755)
+    monkeypatch.setattr(embedded, "python_candidates", lambda override=None: [python, *others])
+    # The issue's environment had xllamacpp (the server's check passed), not numpy.
+    monkeypatch.setattr(herb_tab, "embedded_problem", lambda: None)
+    logged = []
+    QgsApplication.messageLog().messageReceived.connect(lambda m, tag, level: logged.append(m))
+    country = squares("country", [("Utopia", "U", None), ("Erewhon", "E", None)])
+    towns = squares("towns", [("Ash", "1", "U"), ("Cedar", "3", "E")])
+    QgsProject.instance().addMapLayers([country, towns])
+    herb, bar = dock.herb, qgis_iface.messageBar()
+    herb.scopeCombo.setCurrentIndex(1)
+    herb.topLayerCombo.setLayer(country)
+    herb.lowLayerCombo.setLayer(towns)
+    for combo, field in ((herb.topNameCombo, "name"), (herb.topIdCombo, "id"),
+                         (herb.lowNameCombo, "name"), (herb.lowParentCombo, "up")):  # fmt: skip
+        combo.setField(field)
+    bar.clearWidgets()
+    herb.run()
+    wait_for(lambda: herb.panel.task is None, 120, "the HERB estimate")
+    entries = [i for i in bar.items() if "HERB failed" in i.text()]
+    assert len(entries) == 1, [i.text() for i in bar.items()]
+    entry = entries[0]
+    assert "The scorer cannot start" in entry.text()
+    buttons = {b.text(): b for b in entry.findChildren(QPushButton)}
+    assert "Repair…" in buttons and "Details" in buttons, list(buttons)
+    assert herb.panel.runButton.text() == "Run HERB"  # not "Resume HERB"
+    assert "Resume" not in herb.panel.progressLabel.text()
+    # Details: the whole text, every Python tried, not cut; the same text in the log.
+    buttons["Details"].click()
+    box = dock.details_box
+    whole = box.informativeText()
+    assert "The scorer cannot start" in whole and others[-1] in whole and "…" not in whole
+    assert len(whole) > len(entry.text())
+    assert any(whole in m for m in logged)
+    box.close()
+    buttons["Repair…"].click()
+    window = dock.install_window
+    assert window is not None and window.objectName() == "GeoBiasInstallDialog"
+    assert window.isVisible()
