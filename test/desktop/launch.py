@@ -3,6 +3,7 @@ run a scenario script in it (`--code`) and return how QGIS ended and the scenari
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sysconfig
@@ -13,6 +14,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ZIP = os.path.join(ROOT, "build", "geobias.zip")
 SCREEN = "1600x1000x24"
 OUT = os.path.join(ROOT, "build", "desktop")  # the scenario's screenshots and result.json
+
+
+# What a normal day must not print or log (issue 35): Python's ResourceWarning (an unclosed file
+# or pipe), GDAL's errors (CPLError's "ERROR 1: ..." on stderr, SQLite's "unable to open
+# database file" for a GeoPackage opened before it exists).
+PROBLEMS = re.compile(r"ResourceWarning|unable to open database file|^ERROR \d+: ", re.MULTILINE)
+# Lines QGIS itself prints on every start, not GeoBias's doing; each an exact text and why.
+KNOWN_NOISE = ()
 
 
 @dataclass
@@ -27,6 +36,24 @@ class Outcome:
         """A signal, or QGIS's own crash handler's words ("QGIS died on signal 11")."""
         signalled = self.returncode < 0 or self.returncode >= 128
         return signalled or "QGIS died on signal" in self.stdout + self.stderr
+
+    def log_problems(self):
+        """ResourceWarnings and GDAL errors of the session: on QGIS's stdout/stderr, in QGIS's
+        message log (the GDAL and OGR tags at Critical, any tag's text) and among the Python
+        warnings the scenario's Recorder saw. [] on a clean day."""
+        found = []
+        for name, text in (("stdout", self.stdout), ("stderr", self.stderr)):
+            for line in text.splitlines():
+                if PROBLEMS.search(line) and line.strip() not in KNOWN_NOISE:
+                    found.append(f"{name}: {line.strip()}")
+        for _t, tag, level, message in self.result.get("qgis_log", []):
+            gdal = tag in ("GDAL", "OGR") and level >= 2  # Qgis.MessageLevel.Critical
+            if (gdal or PROBLEMS.search(message)) and message.strip() not in KNOWN_NOISE:
+                found.append(f"log {tag}: {message.strip()}")
+        for category, where, message in self.result.get("warnings", []):
+            if category == "ResourceWarning":
+                found.append(f"{category} at {where}: {message}")
+        return found
 
     def tail(self, n=3000):
         out, err = self.stdout[-n:], self.stderr[-n:]
@@ -68,6 +95,9 @@ def run_scenario(script, out_dir, profiles, timeout=900, env=None, zip_path=ZIP,
     run_env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]
     # The scenario's own watchdog ends it (with a screenshot) before this process is killed.
     run_env.setdefault("GEOBIAS_DESKTOP_TIMEOUT", str(max(60, timeout - 60)))
+    # ResourceWarnings from QGIS's start on (Python ignores them by default); the Recorder
+    # records those raised once the scenario runs.
+    run_env["PYTHONWARNINGS"] = "default::ResourceWarning"
     run_env.update(GEOBIAS_ROOT=ROOT, GEOBIAS_DESKTOP_OUT=out_dir, **(env or {}))
     cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {SCREEN}", "qgis"]
     cmd += ["--profiles-path", profiles, "--profile", "geobias", "--nologo", "--noversioncheck"]

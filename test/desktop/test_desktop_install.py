@@ -54,6 +54,10 @@ def run(tmp_path_factory):
     return outcome
 
 
+def test_no_resource_warning_and_no_gdal_error(run):
+    assert run.log_problems() == []  # issue 35: model_env's pipes, GDAL on a missing file
+
+
 def test_qgis_python_cannot_import_xllamacpp_and_the_run_is_refused_with_an_offer(run):
     facts = run.result["facts"]
     step_ok(run, "start")

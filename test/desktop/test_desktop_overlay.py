@@ -47,3 +47,4 @@ def test_report_button_writes_the_pdf_and_qgis_quits_cleanly(run):
     assert "Pages:           4" in info.stdout
     # The project held the report's layout and layers when QGIS quit: it must not crash.
     assert run.result["done"] and not run.died, run.tail()
+    assert run.log_problems() == []  # no ResourceWarning, no GDAL error (issue 35)

@@ -25,6 +25,7 @@ def test_qgis_ran_the_whole_scenario_and_quit_cleanly(run, facts):
     assert "/profiles/geobias/python/plugins/geobias/" in facts["plugin_file"]
     errors = [m for _t, tag, _lvl, m in run.result["log"] if tag == "Python error"]
     assert not errors, errors[:3]
+    assert run.log_problems() == []  # no ResourceWarning, no GDAL error (issue 35)
 
 
 def test_a_polygon_drawn_with_the_map_tool_is_the_study_area(run, facts):
