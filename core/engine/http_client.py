@@ -35,6 +35,7 @@ from .throttle import (
     DEFAULT_PATIENCE_S,
     REAL_CLOCK,
     THROTTLE_STATUS,
+    Pace,
     Throttle,
     parse_retry_after,
     ratelimit_wait,
@@ -344,6 +345,19 @@ def shared_limiter(owner: str, kind: str, per_minute: float, burst: float | None
         return limiter
 
 
+def shared_pace(owner: str) -> Pace:
+    """The one Pace of `owner` in this process (the server's "wait until" and the learned
+    rate): every job asking the endpoint at once waits out its throttling together and is
+    paced by the rate any of them learned. Kept while a client holds it."""
+    with _SHARED_LOCK:
+        name = f"{owner} pace"
+        pace = _SHARED.get(name)
+        if pace is None:
+            pace = Pace()
+            _SHARED[name] = pace
+        return pace
+
+
 class RateLimiter:
     """Thread-safe token bucket: `rate` units per second, bursts up to `burst` units."""
 
@@ -432,8 +446,13 @@ class HttpClient:
     ):
         self.url = url
         self.clock = clock or REAL_CLOCK
-        # Throttling is waited out by every request to the endpoint together (throttle.py).
-        self.throttle = throttle or Throttle(concurrency, patience_s, self.clock)
+        # One limiter per endpoint in the process (`owner`: from_endpoint names it), shared
+        # by every job asking it at once; without an owner, this client's own.
+        self.owner = owner
+        # Throttling is waited out by every request to the endpoint together (throttle.py):
+        # the server's time and the learned rate are the endpoint's, the concurrency the run's.
+        pace = shared_pace(owner) if owner is not None else None
+        self.throttle = throttle or Throttle(concurrency, patience_s, self.clock, pace=pace)
         self.host = urlsplit(url).netloc
         self.proxy, self.ca_certs = proxy, ca_certs
         self.pool_size = max(4, int(concurrency))
@@ -443,9 +462,6 @@ class HttpClient:
         self.headers = {"Content-Type": "application/json", "User-Agent": "GeoBias"}
         if api_key:
             self.headers["Authorization"] = f"Bearer {api_key}"
-        # One limiter per endpoint in the process (`owner`: from_endpoint names it), shared
-        # by every job asking it at once; without an owner, this client's own.
-        self.owner = owner
         # Requests evenly spaced (a burst of 1): a server's own token bucket then never sees
         # more than the rate, however its bursts are counted.
         self.rpm = self._limiter("rpm", rpm, burst=1.0) if rpm else None

@@ -28,6 +28,7 @@ __all__ = [
     "REAL_CLOCK",
     "Clock",
     "FakeClock",
+    "Pace",
     "Throttle",
     "parse_duration",
     "parse_retry_after",
@@ -153,6 +154,25 @@ def ratelimit_wait(headers) -> float | None:
     return max(waits) if waits else None
 
 
+class Pace:
+    """What every run asking one endpoint shares (http_client.shared_pace): the server's time
+    ("wait until"), and the learned rate with the answers it is learned from; each run's own
+    throttle reads it, so two jobs on one endpoint wait together and together keep its rate."""
+
+    def __init__(self):
+        self.until = -math.inf  # no request goes out before this (clock time)
+        # The learned rate in requests a second (None: unpaced, until a 429 names no rate),
+        # the rate it was last cut to, and the clock time the next request may go out.
+        self.rate: float | None = None
+        self.rate_cut: float | None = None
+        self.next_at = -math.inf
+        self.cut_after = -math.inf  # the next throttled answer after this cuts the rate
+        self.cause = None  # the last throttled attempt's Cause, whichever run saw it
+        self.started: float | None = None  # the first request's clock time
+        self.answers: deque = deque()  # clock times of the answers of the last RATE_WINDOW_S
+        self.lock = threading.Lock()  # taken inside a Throttle's condition, never around one
+
+
 class Throttle:
     """What every request of one run waits for: the server's throttle, and AIMD concurrency.
 
@@ -164,16 +184,19 @@ class Throttle:
         Seconds throttled without an answer after which the run stops.
     clock : Clock, optional
         Where time is read (a FakeClock in core tests).
+    pace : Pace, optional
+        The server's time and the learned rate, shared with the other runs on the endpoint;
+        default this run's own.
     """
 
     def __init__(self, concurrency: int = 4, patience_s: float = DEFAULT_PATIENCE_S,
-                 clock: Clock | None = None):  # fmt: skip
+                 clock: Clock | None = None, pace: Pace | None = None):  # fmt: skip
         self.max = max(1, int(concurrency))
         self.limit = float(self.max)
         self.patience_s = float(patience_s)
         self.clock = clock or REAL_CLOCK
+        self.pace = pace or Pace()
         self.in_flight = 0
-        self.until = -math.inf  # no request goes out before this (clock time)
         self.since: float | None = None  # start of the current throttled spell (no answer since)
         self.cut_after = -math.inf  # the next throttled answer after this halves the limit
         self.cause = None  # the last throttled attempt's Cause
@@ -181,14 +204,17 @@ class Throttle:
         self.spell = 0  # throttled attempts in the current spell (for the back-off)
         self.waited_s = 0.0  # seconds the run spent throttled (spells summed)
         self.stopped: tuple | None = None  # (cause, seconds waited) once patience ran out
-        # The learned rate in requests a second (None: unpaced, until a 429 names no rate),
-        # the rate it was last cut to, and the clock time the next request may go out.
-        self.rate: float | None = None
-        self.rate_cut: float | None = None
-        self.next_at = -math.inf
-        self.started: float | None = None  # the first request's clock time
-        self.answers: deque = deque()  # clock times of the answers of the last RATE_WINDOW_S
         self._cond = threading.Condition()
+
+    @property
+    def until(self) -> float:
+        """The clock time before which no request goes out (the server's, shared)."""
+        return self.pace.until
+
+    @property
+    def rate(self) -> float | None:
+        """The learned rate in requests a second (shared), None while unpaced."""
+        return self.pace.rate
 
     def enter(self, is_cancelled: Callable[[], bool] | None = None) -> bool:
         """Wait for the server's time and a free slot, then count one request in flight; False
@@ -198,15 +224,17 @@ class Throttle:
                 if self.stopped is not None:
                     return False
                 now = self.clock.now()
-                ready = max(self.until, self.next_at)
-                if now >= ready and self.in_flight < max(1, int(self.limit)):
-                    self.in_flight += 1
-                    if self.started is None:
-                        self.started = now
-                    if self.rate is not None:  # evenly spaced, late by half a gap at most
-                        gap = 1.0 / self.rate
-                        self.next_at = max(self.next_at, now - gap / 2) + gap
-                    return True
+                pace = self.pace
+                with pace.lock:
+                    ready = max(pace.until, pace.next_at)
+                    if now >= ready and self.in_flight < max(1, int(self.limit)):
+                        self.in_flight += 1
+                        if pace.started is None:
+                            pace.started = now
+                        if pace.rate is not None:  # evenly spaced, late by half a gap at most
+                            gap = 1.0 / pace.rate
+                            pace.next_at = max(pace.next_at, now - gap / 2) + gap
+                        return True
                 wait = ready - now
             if is_cancelled is not None and is_cancelled():
                 return False
@@ -226,10 +254,12 @@ class Throttle:
                     self.waited_s += now - self.since
                 self.since, self.spell = None, 0
                 self.limit = min(float(self.max), self.limit + 1.0 / max(1.0, self.limit))
-                self.answers.append(now)
-                self._forget(now)
-                if self.rate is not None:  # + RATE_CLIMB of the cut rate a minute of answers
-                    self.rate += RATE_CLIMB * self.rate_cut / 60.0 / self.rate
+                pace = self.pace
+                with pace.lock:
+                    pace.answers.append(now)
+                    self._forget(now)
+                    if pace.rate is not None:  # + RATE_CLIMB of the cut rate a minute of answers
+                        pace.rate += RATE_CLIMB * pace.rate_cut / 60.0 / pace.rate
             self._cond.notify_all()
 
     def throttled(self, cause, wait: float, pace: bool = False) -> tuple | None:
@@ -249,36 +279,44 @@ class Throttle:
                 self._cond.notify_all()
             if self.stopped is not None:
                 return self.stopped
-            self.until = max(self.until, now + max(0.0, wait))
-            if now >= self.cut_after:
-                self.limit = max(1.0, math.floor(self.limit / 2))
-                self.cut_after = self.until
-                if pace:
+            shared = self.pace
+            with shared.lock:
+                shared.cause = cause
+                shared.until = max(shared.until, now + max(0.0, wait))
+                if now >= self.cut_after:
+                    self.limit = max(1.0, math.floor(self.limit / 2))
+                    self.cut_after = shared.until
+                if pace and now >= shared.cut_after:  # once per window, whichever run saw it
+                    shared.cut_after = shared.until
                     self._cut_rate(now)
             return None
 
     def _forget(self, now: float) -> None:
-        """Drop the answers older than the window."""
-        while self.answers and self.answers[0] < now - RATE_WINDOW_S:
-            self.answers.popleft()
+        """Drop the answers older than the window (the pace's lock held)."""
+        answers = self.pace.answers
+        while answers and answers[0] < now - RATE_WINDOW_S:
+            answers.popleft()
 
     def _cut_rate(self, now: float) -> None:
         """Multiplicative decrease of the learned rate: RATE_CUT of the lower of the rate and the
         answers a second over the last window (the rate the server let through). Without an
-        answer in the window there is nothing to learn from: the rate only shrinks."""
+        answer in the window there is nothing to learn from: the rate only shrinks. The pace's
+        lock held."""
         self._forget(now)
-        rates = [] if self.rate is None else [self.rate]
-        if self.answers and self.started is not None:
-            span = min(RATE_WINDOW_S, now - self.started)
-            rates.append(len(self.answers) / max(span, 1e-3))
+        pace = self.pace
+        rates = [] if pace.rate is None else [pace.rate]
+        if pace.answers and pace.started is not None:
+            span = min(RATE_WINDOW_S, now - pace.started)
+            rates.append(len(pace.answers) / max(span, 1e-3))
         if rates:
-            self.rate = max(RATE_MIN_PER_S, RATE_CUT * min(rates))
-            self.rate_cut = self.rate
+            pace.rate = max(RATE_MIN_PER_S, RATE_CUT * min(rates))
+            pace.rate_cut = pace.rate
 
     def pace_rate(self) -> float | None:
         """The learned rate in requests a minute (None until a 429 that named no rate)."""
         with self._cond:
-            return None if self.rate is None else self.rate * 60.0
+            rate = self.pace.rate
+            return None if rate is None else rate * 60.0
 
     def backoff_step(self) -> int:
         """Throttled attempts so far in this spell (the exponent of a back-off without a
@@ -291,9 +329,12 @@ class Throttle:
         left) while requests wait for the server, else None: the run panel's countdown."""
         with self._cond:
             now = self.clock.now()
-            if self.stopped is not None or now >= self.until or self.since is None:
+            until = self.pace.until
+            if self.stopped is not None or now >= until:
                 return None
-            return self.until - now, self.cause, max(0.0, self.patience_s - (now - self.since))
+            # Waiting for another run's throttle (this run not throttled itself): its cause.
+            spent = 0.0 if self.since is None else now - self.since
+            return until - now, self.cause or self.pace.cause, max(0.0, self.patience_s - spent)
 
     def total_waited(self) -> float:
         """Seconds the run spent throttled so far (the current spell included)."""

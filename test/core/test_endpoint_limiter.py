@@ -6,9 +6,12 @@ is the rate when the user set none."""
 import threading
 import time
 
+import pytest
+
 from geobias.core.engine.cache import SurveyCache
 from geobias.core.engine.chat import ChatClient, Endpoint
-from geobias.core.engine.http_client import HttpClient, endpoint_id
+from geobias.core.engine.http_client import Cause, HttpClient, endpoint_id
+from geobias.core.engine.throttle import FakeClock
 from geobias.core.survey.run import run_requests
 from geobias.test.faultserver import FaultServer
 
@@ -67,3 +70,37 @@ def test_the_endpoints_own_limit_becomes_the_rate(tmp_path):
         client = ChatClient(ep)
         client.complete("one point")
         assert client.http.rpm.rate == 1.0 and client.http.learned_rpm is None
+
+
+def test_two_jobs_on_one_endpoint_share_its_learned_rate_and_its_wait():
+    # A 429 naming no rate teaches one job the endpoint's rate; the other job asking the same
+    # endpoint at once is paced by it too (each pacing itself, together they sent twice it),
+    # and a Retry-After one job was told holds the other's requests as well.
+    clock = FakeClock()
+    ep = Endpoint("http://127.0.0.1:9/v1", "m", api_key="sk-shared", concurrency=4)
+    survey = HttpClient.from_endpoint(ep, clock=clock).throttle
+    herb = HttpClient.from_endpoint(ep, clock=clock).throttle
+    for _ in range(100):  # 10 s answered at 10 a second, by the survey
+        assert survey.enter()
+        clock.sleep(0.1)
+        survey.leave(answered=True)
+    survey.throttled(Cause("status", 429, throttled=True), 1.0, pace=True)
+    assert herb.pace_rate() == survey.pace_rate() == pytest.approx(540, rel=0.02)
+    left, cause, _ = herb.waiting()  # the dock's countdown of the other job shows the wait
+    assert left == pytest.approx(1.0) and cause.status == 429
+    start = clock.now()
+    for _ in range(90):  # both jobs in turn: 90 requests together at the one learned rate
+        for job in (survey, herb):
+            assert job.enter()
+            job.leave(answered=True)
+    # The 1 s wait, then 180 requests spaced at about 9 a second between the two jobs.
+    assert clock.now() - start > 1 + 180 / 9.9
+    # A Retry-After told to the other job holds the survey's requests too.
+    herb.throttled(Cause("status", 429, throttled=True), 30.0)
+    before = clock.now()
+    assert survey.enter()
+    assert clock.now() - before >= 30.0
+    survey.leave(answered=True)
+    # Another endpoint (another key) learns nothing from them.
+    other = HttpClient.from_endpoint(Endpoint(ep.base_url, "m", api_key="sk-other"), clock=clock)
+    assert other.throttle.pace_rate() is None and other.throttle.waiting() is None
