@@ -308,3 +308,18 @@ def test_masked_lm_runs_herb_end_to_end(tiny_bert, tmp_path):
     assert estimate(ref, cache).n_cached == 0
     r2 = run(ref, cache, reference_code=True)
     assert r2.C_w[1] != pytest.approx(result.C_w[1])
+
+
+def test_echo_scorer_waits_out_a_throttle_without_spending_its_retries():
+    """HERB's remote scorer sends through the survey's HttpClient: 429s with Retry-After are
+    waited out (five of them with one retry allowed), not counted as failed attempts."""
+    server = EchoServer(fail_first=5)
+    server.status, server.retry_after = 429, "0.2"
+    try:
+        sc = EchoCompletionsScorer(Endpoint(server.url, "m", max_retries=1))
+        t0 = time.monotonic()
+        assert sc.score_batch(["Lima"])[0].error == ""
+        assert server.requests == 6 and time.monotonic() - t0 >= 0.2
+        assert sc.http.client.throttle.n_throttled == 5
+    finally:
+        server.close()

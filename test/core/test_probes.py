@@ -148,3 +148,28 @@ def test_each_sample_is_its_own_cache_entry_and_the_index_is_not_sent():
 
     keys = {request_key(ep.base_url, ep.model, b) for b in bodies}
     assert len(keys) == 2
+
+
+def test_probes_ride_the_engines_failure_kinds(tmp_path):
+    """The probes' requests go through the survey's engine (run_requests): a 2 s throttle is
+    waited out, a reset is retried, and a prompt the server never answers is recorded as failed
+    while the others are answered; a broken endpoint stops the probes."""
+    from geobias.core.engine.cache import SurveyCache
+    from geobias.core.engine.http_client import EndpointError
+    from geobias.core.survey.probes import sample_completions
+    from geobias.test.faultserver import FaultServer
+
+    prompts = [f"Which countries would you visit, list {i}?" for i in range(6)]
+    prompts.append("Which countries? POISONED")
+    with FaultServer(throttle={"first_s": 2.0}, plan={3: "reset"},
+                     poison={"POISONED": "400"}) as fs:  # fmt: skip
+        ep = probe_endpoint(Endpoint(fs.base_url, "fault", concurrency=2), 1.0, 50)
+        texts = sample_completions(prompts, ep, SurveyCache(str(tmp_path / "c.sqlite")), 2)
+        assert fs.n_throttled >= 1
+    assert all(t is not None for row in texts[:-1] for t in row), texts
+    assert texts[-1] == [None, None]
+    with FaultServer(always="401") as fs:
+        ep = probe_endpoint(Endpoint(fs.base_url, "fault"), 1.0, 50)
+        with pytest.raises(EndpointError):
+            sample_completions(prompts, ep, SurveyCache(str(tmp_path / "d.sqlite")), 2)
+        assert fs.n_requests <= 4
