@@ -7,6 +7,10 @@
    the llama.cpp preset, its URL, Fetch models, an API key typed into the page (stored in the
    QGIS authentication database, the master password set in QGIS's own dialog), Test connection,
    OK. Then a 10-point survey on it from the dock, to its end.
+3. A 10-point survey on a server that throttles every request of its first 60 s (a FaultServer
+   started by the test, its URL in $GEOBIAS_THROTTLE_URL: 429 + Retry-After): the dock counts
+   the wait down, the GUI stays responsive (a 100 ms timer's largest gap), and every point is
+   answered once the throttle ends (issue 31).
 
 Facts and screenshots go to $GEOBIAS_DESKTOP_OUT.
 """
@@ -45,6 +49,8 @@ from driver import (  # noqa: E402
 
 OUT = os.environ["GEOBIAS_DESKTOP_OUT"]
 LLAMA_URL = os.environ.get("GEOBIAS_LLAMA_URL", "")
+THROTTLE_URL = os.environ.get("GEOBIAS_THROTTLE_URL", "")
+THROTTLED = "Throttled server"
 ENDPOINT = "My llama.cpp"
 KEY = "sk-local-GEOBIAS-beside-0123456789"  # llama.cpp accepts any key; it must reach the auth DB
 MASTER = "geobias-desktop-master"
@@ -371,6 +377,79 @@ def survey_on_the_second_endpoint():
     rec.shot("07_results")
 
 
+def pick_models(ui, name):
+    """Check only the endpoint `name` in the Survey tab's model list."""
+    found = False
+    for i in range(ui.modelsList.count()):
+        item = ui.modelsList.item(i)
+        want = item.data(Qt.ItemDataRole.UserRole) == name
+        found = found or want
+        item.setCheckState(Qt.CheckState.Checked if want else Qt.CheckState.Unchecked)
+    assert found, f"{name} is not offered in the dock"
+
+
+def survey_through_a_throttle():
+    """A 10-point survey on a server answering 429 + Retry-After for its first 60 s: while the
+    run waits, the dock's run line is sampled (the countdown, decreasing) and a 100 ms timer
+    measures the GUI's largest gap between ticks; then the layer holds every point answered."""
+    assert THROTTLE_URL, "GEOBIAS_THROTTLE_URL is not set"
+    from geobias.ui.settings import EndpointConfig, load_endpoints, save_endpoints
+
+    endpoints = [e for e in load_endpoints() if not e.is_embedded]
+    save_endpoints(endpoints + [EndpointConfig(THROTTLED, "custom", THROTTLE_URL, "fault")])
+    pump(0.5)
+    d = dock()
+    ui = d.survey
+    d.show_tab(ui)
+    pump(0.3)
+    pick_models(ui, THROTTLED)
+    assert ui.checked_models() == [THROTTLED], ui.checked_models()
+    d.show_tab(d.area)
+    click(d.area.worldRadio)
+    d.area.nPointsSpin.setValue(10)
+    d.ui.nameEdit.setText("throttled")
+    ticks = []
+    timer = QTimer()
+    timer.setInterval(100)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    samples, shot = [], False
+    t0 = time.monotonic()
+    with DialogAnswerer(rec, "10_throttled_confirm") as dialog:
+        click(d.panel.runButton)
+        wait_until(lambda: d.plan is not None or "Stopped" in d.panel.progressLabel.text(), 180,
+                   "the throttled survey to start")  # fmt: skip
+        timer.start()
+        next_sample = time.monotonic()
+        while d.panel.task is not None and time.monotonic() - t0 < RUN_TIMEOUT:
+            pump(0.05)
+            now = time.monotonic()
+            if now >= next_sample:
+                samples.append([round(now - t0, 1), d.panel.progressLabel.text()])
+                next_sample = now + 5.0
+                if not shot and samples[-1][1].startswith("Throttled"):
+                    rec.shot("11_throttle_countdown", d)
+                    shot = True
+        timer.stop()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — throttled")
+    layers = [n.layer() for n in group.findLayers()] if group is not None else []
+    rated = [lyr for lyr in layers if lyr.isSpatial() and lyr.fields().lookupField("score") >= 0]
+    feats = list(rated[0].getFeatures()) if rated else []
+    rec.facts["throttled"] = {
+        "confirm": dialog.texts,
+        "seconds": round(time.monotonic() - t0, 1),
+        "samples": samples,
+        "ticks": len(ticks),
+        "max_gap_s": round(max(gaps), 3) if gaps else None,
+        "countdown_shot": shot,
+        "progress_text": d.panel.progressLabel.text(),
+        "layers": [lyr.name() for lyr in layers],
+        "features": len(feats),
+        "answered": sum(bool(f["answered"]) for f in feats),
+    }
+    rec.shot("12_throttled_results")
+
+
 def toolbox_help():
     """The survey algorithm's dialog: its help lists every parameter with a sentence."""
     import processing
@@ -411,6 +490,7 @@ def main():
             ("survey_on_the_second_endpoint", survey_on_the_second_endpoint),
             ("toolbox_help", toolbox_help),
             ("project_new_resets_the_tabs", project_new_resets_the_tabs),
+            ("survey_through_a_throttle", survey_through_a_throttle),
         ):
             if not rec.step(name, fn) and name in ("show_dock", "add_endpoint"):
                 break

@@ -1,11 +1,13 @@
 """Issue 28 in the real QGIS desktop (scenario_beside.py): the mouse wheel scrolls the dock and
 changes no setting; the project's own llama.cpp server (scripts/llm.py), added as a second
 endpoint through Settings → Options → GeoBias with a key in the authentication database, is
-constrained as its family takes it and completes a 10-point survey. Screenshots stay in
-build/desktop-beside/."""
+constrained as its family takes it and completes a 10-point survey; and (issue 31) a survey on a
+server throttling its first 60 s counts the wait down, stays responsive and answers every point.
+Screenshots stay in build/desktop-beside/."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -16,6 +18,7 @@ import pytest
 
 from geobias.core.runtime.models import get_model
 from geobias.test.desktop.launch import ROOT, run_scenario, step_ok
+from geobias.test.faultserver import FaultServer
 
 pytestmark = pytest.mark.desktop
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenario_beside.py")
@@ -46,12 +49,20 @@ def llama_server():
 
 
 @pytest.fixture(scope="module")
-def run(llama_server, tmp_path_factory):
+def throttling_server():
+    """A FaultServer answering 429 + Retry-After to every request of its first 60 s."""
+    with FaultServer(throttle={"first_s": 60.0}) as fs:
+        yield fs
+
+
+@pytest.fixture(scope="module")
+def run(llama_server, throttling_server, tmp_path_factory):
     if not shutil.which("xvfb-run"):
         pytest.fail("xvfb-run is missing (Debian xvfb): the desktop tests cannot run")
     shutil.rmtree(OUT, ignore_errors=True)
     outcome = run_scenario(SCRIPT, OUT, str(tmp_path_factory.mktemp("qgis-profiles")),
-                           timeout=1200, env={"GEOBIAS_LLAMA_URL": llama_server})  # fmt: skip
+                           timeout=1200, env={"GEOBIAS_LLAMA_URL": llama_server,
+                                "GEOBIAS_THROTTLE_URL": throttling_server.base_url})  # fmt: skip
     assert not outcome.died, "QGIS died\n" + outcome.tail()
     assert outcome.result, "the scenario wrote no result\n" + outcome.tail()
     return outcome
@@ -111,6 +122,23 @@ def test_the_toolbox_help_and_a_new_project(run):
     after = run.result["facts"]["after_new_project"]
     assert after["before"][0] == 1 and after["before"][1].startswith("Done in")
     assert (after["metrics_rows"], after["plot_points"], after["progress_text"]) == (0, 0, "")
+
+
+def test_a_survey_rides_out_a_60_s_throttle_counting_it_down(run, throttling_server):
+    step_ok(run, "survey_through_a_throttle")
+    facts = run.result["facts"]["throttled"]
+    assert len(facts["confirm"]) == 1 and throttling_server.n_throttled >= 1
+    # The dock's run line counted the wait down while the server throttled.
+    waits = [int(m.group(1)) for _t, text in facts["samples"]
+             if (m := re.match(r"Throttled: .*HTTP 429.*waiting (\d+) s", text))]  # fmt: skip
+    assert len(waits) >= 3, facts["samples"]
+    assert waits == sorted(waits, reverse=True) and waits[0] > waits[-1], waits
+    assert facts["countdown_shot"]
+    # The GUI stayed responsive: a 100 ms timer never waited a second.
+    assert facts["ticks"] >= 500 and facts["max_gap_s"] < 1.0, facts["max_gap_s"]
+    # The run finished after the throttle with every point answered.
+    assert facts["seconds"] >= 60 and facts["progress_text"].startswith("Done in"), facts
+    assert facts["features"] == 10 and facts["answered"] == 10, facts
 
 
 def test_qgis_quit_cleanly(run):
