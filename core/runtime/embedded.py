@@ -112,11 +112,14 @@ def _no_window() -> int:
 
 
 def child_env(python: str) -> dict:
-    """The environment for a child Python: this process's, less PYTHONHOME for a venv (QGIS on
-    Windows sets it to its own Python, which would replace the venv's standard library)."""
+    """The environment for a child Python: this process's, less PYTHONHOME and PYTHONPATH for a
+    venv (QGIS on Windows sets PYTHONHOME to its own Python, which would replace the venv's
+    standard library; QGIS's PYTHONPATH would lend the model environment packages it lacks,
+    as numpy once was). QGIS's own Python keeps both: its packages may come through them."""
     env = dict(os.environ)
     if os.path.isfile(os.path.join(os.path.dirname(os.path.dirname(python)), "pyvenv.cfg")):
         env.pop("PYTHONHOME", None)
+        env.pop("PYTHONPATH", None)
     return env
 
 

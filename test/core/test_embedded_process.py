@@ -177,13 +177,17 @@ def test_model_name_is_the_alias_else_the_file_name():
     assert embedded.EmbeddedServer(alias="gemma3").model_name == "gemma3"
 
 
-def test_a_venv_child_does_not_inherit_pythonhome(tmp_path, monkeypatch):
+def test_a_venv_child_does_not_inherit_pythonhome_nor_pythonpath(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONHOME", r"C:\OSGeo4W\apps\Python39")
+    monkeypatch.setenv("PYTHONPATH", r"C:\OSGeo4W\apps\qgis\python")
     venv_python = touch(tmp_path / "venv" / "bin" / "python3")
     (tmp_path / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    assert "PYTHONHOME" not in embedded.child_env(venv_python)
+    env = embedded.child_env(venv_python)
+    assert "PYTHONHOME" not in env and "PYTHONPATH" not in env
     qgis_python = touch(tmp_path / "apps" / "Python39" / "python.exe")
-    assert embedded.child_env(qgis_python)["PYTHONHOME"] == r"C:\OSGeo4W\apps\Python39"
+    env = embedded.child_env(qgis_python)
+    assert env["PYTHONHOME"] == r"C:\OSGeo4W\apps\Python39"
+    assert env["PYTHONPATH"] == r"C:\OSGeo4W\apps\qgis\python"
 
 
 def test_a_deterministic_server_is_asked_for_on_its_command_line(monkeypatch):

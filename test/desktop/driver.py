@@ -72,6 +72,23 @@ def choose_in_combo(combo, text):
     assert combo.currentText() == text, combo.currentText()
 
 
+def children_running(marker):
+    """This QGIS's live child processes whose command line holds `marker` (a script's name),
+    as {pid: argv} read from /proc."""
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and marker.encode() in cmdline:
+            found[int(pid)] = [a.decode(errors="replace") for a in cmdline.split(b"\0") if a]
+    return found
+
+
 def canvas_pixel(x, y):
     """The canvas pixel of map coordinates (x, y) in the canvas CRS."""
     canvas = iface.mapCanvas()

