@@ -231,6 +231,7 @@ def second_survey():
     root = QgsProject.instance().layerTreeRoot()
     groups = [g for g in root.findGroups() if g.name().startswith("GeoBias — ")]
     for g in groups:  # both runs' layers in view, without their legends
+        g.setExpanded(False)  # a new group can show folded while marked expanded: toggle it
         g.setExpanded(True)
         for node in g.findLayers():
             node.setExpanded(False)
@@ -242,6 +243,7 @@ def second_survey():
         "progress_text": d.panel.progressLabel.text(),
         "groups": [group_facts(g) for g in groups],
     }
+    pump(0.5)
     rec.shot("install_06b_two_surveys")
 
 
