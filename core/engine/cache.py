@@ -22,7 +22,11 @@ CREATE TABLE IF NOT EXISTS failures (
 CREATE TABLE IF NOT EXISTS inflight (
     key TEXT PRIMARY KEY, holder TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
     beat REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# A cache made since the embedded model's SHA-256 is part of its keys says so in `meta`; an
+# older one may hold answers under the keys requests had before, which are adopted on a miss.
+_SHA_KEYS = "model_sha256_keys"
 LEASE_TTL_S = 30.0  # a lease whose holder has not beaten for this long has lapsed
 _CHUNK = 900  # stay under SQLite's default limit of host parameters per statement
 
@@ -32,12 +36,15 @@ def canonical_json(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def request_key(base_url: str, model: str, body: dict, draw: int = 0) -> str:
+def request_key(base_url: str, model: str, body: dict, draw: int = 0,
+                model_sha256: str = "") -> str:  # fmt: skip
     """sha256 of the normalised base URL, the model and the full request body (never the key).
 
     `draw`: which of several answers to the same body this is (the sampled score's k draws,
     the repeats of a run): draw 0 is the one answer a body has always had and keeps that key
     byte for byte (committed caches still hit); draw d > 0 adds a line ``draw=d``.
+    `model_sha256`: the model file's checksum where GeoBias can see the file (the embedded
+    model), which changes an answer without being in the body; it adds a last line.
     """
     draw = int(draw)
     if draw < 0:
@@ -45,6 +52,8 @@ def request_key(base_url: str, model: str, body: dict, draw: int = 0) -> str:
     parts = [normalise_base_url(base_url), model, canonical_json(body)]
     if draw:
         parts.append(f"draw={draw}")
+    if model_sha256:
+        parts.append(f"model_sha256={model_sha256}")
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
@@ -120,12 +129,18 @@ class SurveyCache:
         self.retry_s = retry_s
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._legacy: dict[str, str] = {}  # key now -> the key before model checksums
         created = _empty(path)
         try:
             con = self._con()
             retry_locked(lambda: con.execute("PRAGMA journal_mode=WAL"), retry_s)
             with self._lock:
                 retry_locked(lambda: con.executescript(_SCHEMA), retry_s)
+                if created:
+                    sql = "INSERT OR IGNORE INTO meta VALUES (?, '1')"
+                    retry_locked(lambda: con.execute(sql, (_SHA_KEYS,)), retry_s)
+            row = con.execute("SELECT value FROM meta WHERE name=?", (_SHA_KEYS,)).fetchone()
+            self._old_keys = row is None
         except sqlite3.DatabaseError as e:
             self._abandon(created)
             if disk_full(e, path):  # the file is fine (or was never made): the disk is the cause
@@ -160,16 +175,56 @@ class SurveyCache:
         # The embedded model listens on a new loopback port each run; its answers depend on the
         # model file (named in endpoint.model), not on the port, so a re-run finds them.
         base = "embedded://local" if endpoint.provider == "embedded" else endpoint.base_url
-        return request_key(base, endpoint.model, body, draw)
+        sha = getattr(endpoint, "model_sha256", "") or ""
+        key = request_key(base, endpoint.model, body, draw, sha)
+        if sha and self._old_keys:
+            self._legacy[key] = request_key(base, endpoint.model, body, draw)
+        return key
+
+    def _adopt(self, keys) -> None:
+        """Move what an older cache holds under a request's key from before the model's
+        checksum was part of it to its key now (once per key): a migration, not a miss. The
+        older key named the bundled model by its file name, which the registry pins."""
+        pairs = [(k, self._legacy.pop(k)) for k in keys if k in self._legacy]
+        if not pairs:
+            return
+        con = self._con()
+        old = {o: n for n, o in pairs}
+        held = []
+        for table in ("responses", "failures"):
+            olds = list(old)
+            for i in range(0, len(olds), _CHUNK):
+                chunk = olds[i : i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = con.execute(f"SELECT key FROM {table} WHERE key IN ({marks})", chunk)
+                held += [(table, r[0]) for r in rows]
+        if not held:
+            return
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                for table, o in held:
+                    con.execute(f"UPDATE OR IGNORE {table} SET key=? WHERE key=?", (old[o], o))
+                    con.execute(f"DELETE FROM {table} WHERE key=?", (o,))
+                con.execute("COMMIT")
+            except BaseException:
+                _rollback(con)
+                raise
+
+        with self._lock:
+            retry_locked(write, self.retry_s)
 
     def get(self, key: str) -> dict | None:
         """The stored response JSON, or None."""
+        self._adopt([key])
         row = self._con().execute("SELECT response FROM responses WHERE key=?", (key,)).fetchone()
         return json.loads(row[0]) if row else None
 
     def get_many(self, keys) -> dict[str, dict]:
         """Stored responses for many keys at once (fast resume of large surveys)."""
         keys = list(dict.fromkeys(keys))
+        self._adopt(keys)
         out: dict[str, dict] = {}
         con = self._con()
         for i in range(0, len(keys), _CHUNK):
@@ -183,6 +238,7 @@ class SurveyCache:
     def has_many(self, keys) -> set[str]:
         """Which keys already have an answer (without parsing the answers)."""
         keys = list(dict.fromkeys(keys))
+        self._adopt(keys)
         found: set[str] = set()
         con = self._con()
         for i in range(0, len(keys), _CHUNK):
@@ -231,6 +287,7 @@ class SurveyCache:
         if keys is None:
             return dict(con.execute("SELECT key, error FROM failures"))
         keys = list(dict.fromkeys(keys))
+        self._adopt(keys)
         out: dict[str, str] = {}
         for i in range(0, len(keys), _CHUNK):
             chunk = keys[i : i + _CHUNK]
@@ -328,6 +385,28 @@ class ScoreCache(SurveyCache):
                 con.executemany(
                     "INSERT OR REPLACE INTO sentence_scores VALUES (?,?,?,?,?,?,?)", rows
                 )
+                con.execute("COMMIT")
+            except BaseException:
+                _rollback(con)
+                raise
+
+        with self._lock:
+            retry_locked(write, self.retry_s)
+
+    def adopt_scores(self, scorer: str, model: str, legacy: str) -> None:
+        """Give the scores an older cache holds under a model's older identity (its file name
+        alone) to its identity now (name and checksum): a migration, not a rescoring."""
+        if not legacy or legacy == model:
+            return
+        con = self._con()
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                con.execute("UPDATE OR IGNORE sentence_scores SET model=? WHERE scorer=? AND "
+                            "model=?", (model, scorer, legacy))  # fmt: skip
+                con.execute("DELETE FROM sentence_scores WHERE scorer=? AND model=?",
+                            (scorer, legacy))  # fmt: skip
                 con.execute("COMMIT")
             except BaseException:
                 _rollback(con)

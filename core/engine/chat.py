@@ -234,6 +234,9 @@ class Endpoint:
     # REQUESTS_CA_BUNDLE, else the system's bundle). In QGIS both come from its network options.
     proxy: str | None = field(default=None, repr=False)
     ca_certs: str | None = None
+    # The model file's SHA-256 where GeoBias runs it (the embedded model; "" for a remote one,
+    # whose weights it cannot see): never sent, part of each answer's cache key.
+    model_sha256: str = ""
 
     def is_reasoning(self) -> bool:
         """Whether requests take the reasoning-model form (max_completion_tokens, greedy)."""
@@ -253,6 +256,8 @@ class Endpoint:
         d = asdict(self)
         for secret in ("api_key", "proxy", "ca_certs"):
             d.pop(secret, None)
+        if not d["model_sha256"]:  # a remote model's: runs rows keep their earlier fields
+            d.pop("model_sha256")
         return d
 
     @classmethod
@@ -273,7 +278,8 @@ def server_endpoint(server, **overrides) -> Endpoint:
     comes with the preset."""
     if server.base_url is None:
         raise ValueError("the embedded server is not running; call start() first")
-    settings = {"base_url": server.base_url, "concurrency": server.parallel, "timeout": 120.0}
+    settings = {"base_url": server.base_url, "concurrency": server.parallel, "timeout": 120.0,
+                "model_sha256": getattr(server, "model_sha256", "") or ""}  # fmt: skip
     settings.update(overrides)
     return Endpoint.from_provider("embedded", server.model_name, **settings)
 

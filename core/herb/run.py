@@ -138,6 +138,13 @@ def plan(spec: HerbSpec) -> SentencePlan:
     return SentencePlan(list(index), matrix, bare)
 
 
+def cached_scores(cache: ScoreCache, scorer: SentenceScorer, rule: str, sentences) -> dict:
+    """The scores `cache` holds for `scorer`, after adopting those an older cache keeps under
+    the scorer's older identity."""
+    cache.adopt_scores(scorer.kind, scorer.identity, getattr(scorer, "legacy_identity", ""))
+    return cache.get_scores(scorer.kind, scorer.identity, rule, sentences)
+
+
 def cache_rule(spec: HerbSpec) -> str:
     """The rule part of the cache key; region-batched scores also depend on the batch's words."""
     scorer = spec.scorer
@@ -161,7 +168,7 @@ def estimate(spec: HerbSpec, cache: ScoreCache, rate=None, coverage: float = 0.8
     """
     p = plan(spec)
     s = spec.scorer
-    have = cache.get_scores(s.kind, s.identity, cache_rule(spec), p.sentences)
+    have = cached_scores(cache, s, cache_rule(spec), p.sentences)
     todo = len(p.sentences) - len(have)
     n_requests = int(np.ceil(todo * s.requests_per_sentence))
     n_tokenize = int(np.ceil(todo / s.batch_size)) if todo and s.kind == "llamacpp" else 0
@@ -264,7 +271,7 @@ def score(
     p = plan(spec)
     s = spec.scorer
     rule = cache_rule(spec)
-    have = cache.get_scores(s.kind, s.identity, rule, p.sentences)
+    have = cached_scores(cache, s, rule, p.sentences)
     n_cached = len(have)
     if s.needs_region_batches:
         batches = [b for b in p.region_batches() if any(p.sentences[i] not in have for i in b)]

@@ -72,6 +72,19 @@ class Scored:
     error: str = ""
 
 
+def gguf_identity(path: str) -> tuple[str, str]:
+    """(identity, older identity) of a GGUF's scores: its file name and, when the file can be
+    read here, its SHA-256's first 16 digits, so two files of one name never share a score.
+    The older identity (the name alone) is what caches made before held."""
+    from ..runtime.manifest import file_sha256
+
+    legacy = "gguf:" + os.path.basename(path)
+    try:
+        return f"{legacy}@{file_sha256(path)[:16]}", legacy
+    except OSError:  # a remote server's file: its name is all GeoBias sees
+        return legacy, ""
+
+
 class SentenceScorer:
     """Interface: `score_batch(sentences) -> list[Scored]`, plus what the cache key needs.
 
@@ -85,6 +98,7 @@ class SentenceScorer:
     kind = "abstract"
     rule = RULE_CAUSAL
     identity = ""
+    legacy_identity = ""  # the identity before it held the model file's checksum (adopted)
     concurrency = 1
     batch_size = 16
     requests_per_sentence = 1.0
@@ -214,7 +228,7 @@ class LlamaCppScorer(SentenceScorer):
         if not path:
             raise ScorerError(Message("scorer.no_model_file", root=self.root))
         # The model file, not the host or port: the embedded server gets a new port every run.
-        self.identity = "gguf:" + os.path.basename(path)
+        self.identity, self.legacy_identity = gguf_identity(path)
         self.bos_id = bos_id if bos_id is not None else self._bos_id(props)
         self.token_grammar = self._probe_token_grammar() if token_grammar is None else token_grammar
         self.share_prefix = share_prefix

@@ -29,7 +29,7 @@ import math
 import os
 
 from ..runtime.child_process import ChildError, JsonLinesChild, worker_path
-from .scorers import RULE_CAUSAL, Scored, ScorerError, SentenceScorer
+from .scorers import RULE_CAUSAL, Scored, ScorerError, SentenceScorer, gguf_identity
 
 __all__ = ["KIND_EXACT", "KIND_FAST", "WholeSentenceScorer"]
 
@@ -107,7 +107,7 @@ class WholeSentenceScorer(SentenceScorer):
             self.close()
             raise ScorerError(str(first.get("error") or first))
         self.info = first["ready"]
-        self.identity = self.info["identity"]
+        self.identity, self.legacy_identity = gguf_identity(self.info["model_path"])
         self.threads = int(self.info["threads"])
 
     def score_batch(self, sentences: list[str]) -> list[Scored]:

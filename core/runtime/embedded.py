@@ -438,6 +438,26 @@ class EmbeddedServer:
             return models.MODELS[self.model_path].name
         return model_name(self.model_path or MODEL_FILE)
 
+    @property
+    def model_sha256(self) -> str:
+        """The served file's SHA-256, part of every cache key of its answers: a bundled model's
+        from the registry (checked when it was installed), a user's GGUF hashed once (manifest
+        keeps the hash by path, size and time); "" when the file cannot be read."""
+        if getattr(self, "_sha256", None) is None:
+            from .manifest import file_sha256
+
+            known = models.MODELS.get(self.model_path) if self.model_path else None
+            if known is None and not self.model_path:
+                known = models.model_for_file(MODEL_FILE)
+            try:
+                if known is not None:
+                    self._sha256 = known.sha256 or file_sha256(models.model_path(known.key))
+                else:
+                    self._sha256 = file_sha256(self.model_path)
+            except (OSError, models.ModelError):
+                self._sha256 = ""
+        return self._sha256
+
     def __enter__(self) -> EmbeddedServer:
         self.start()
         return self

@@ -326,9 +326,11 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         if geoms is None:
             geoms = world_geometries(h, feedback)
         uris, regions = write_results(path, result, geoms, Later(said))
+        # The model's name: its file's checksum, also in the identity, is the manifest's.
+        model = getattr(scorer, "identity", "").split("@")[0]
         record = run_record(
             self.id(), parameters, started, None, None, topics_of(words),
-            model=getattr(scorer, "identity", ""), provider=kind, endpoint_host=host,
+            model=model, provider=kind, endpoint_host=host,
             template_body=template, n_points=len(h), n_requests=est.n_requests,
             n_cached=est.n_cached, n_failed=0, status="complete", study_area=scope_text,
         )  # fmt: skip
@@ -341,7 +343,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         append_runs(path, [record])
         load_outputs(context, uris)
         feedback.setProgress(100)
-        model_name = short_model(getattr(scorer, "identity", "").replace("gguf:", ""))
+        model_name = short_model(model.replace("gguf:", ""))
         for line in said + [format_c_table(result), tr("Model: {m}").format(m=model_name)]:
             feedback.pushInfo(line)
         results.update(OUTPUT=path, OUTPUT_LAYERS=list(uris), REGION_TABLE=regions,

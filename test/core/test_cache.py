@@ -136,3 +136,92 @@ def test_draw_zero_keeps_the_key_of_today_and_each_draw_has_its_own():
     cache = SurveyCache.__new__(SurveyCache)  # key() reads no file
     ep = Endpoint(base, "m")
     assert cache.key(ep, body, draw=3) == request_key(base, "m", body, draw=3)
+
+
+def _old_cache(path):
+    """A cache as GeoBias wrote it before model checksums were keyed (no `meta` row)."""
+    import sqlite3
+
+    SurveyCache(path).close()
+    con = sqlite3.connect(path)
+    con.execute("DELETE FROM meta")
+    con.commit()
+    con.close()
+
+
+def test_the_embedded_model_files_checksum_is_in_the_key_and_an_older_cache_still_answers(
+        tmp_path):  # fmt: skip
+    body = {"messages": [{"role": "user", "content": "p"}]}
+    url = "http://127.0.0.1:4001/v1"
+    a = Endpoint.from_provider("embedded", "SmolLM2.Q4_1", base_url=url, model_sha256="a" * 64)
+    b = Endpoint.from_provider("embedded", "SmolLM2.Q4_1", base_url=url, model_sha256="b" * 64)
+    before = Endpoint.from_provider("embedded", "SmolLM2.Q4_1", base_url=url)
+    new = SurveyCache(str(tmp_path / "new.sqlite"))
+    assert len({new.key(a, body), new.key(b, body), new.key(before, body)}) == 3
+    # An older cache holds the answer under the key without the checksum: adopted, not missed.
+    path = str(tmp_path / "old.sqlite")
+    _old_cache(path)
+    old = SurveyCache(path)
+    old.put(old.key(before, body), {"answer": 5})
+    old.put_failure(old.key(before, {"other": 1}), "reset")
+    old.close()
+    reopened = SurveyCache(path)
+    key = reopened.key(a, body)
+    assert reopened.has_many([key]) == {key}
+    assert reopened.get(key) == {"answer": 5}
+    failed = reopened.key(a, {"other": 1})
+    assert reopened.failures([failed]) == {failed: "reset"}
+    import sqlite3
+
+    keys = {r[0] for r in sqlite3.connect(path).execute("SELECT key FROM responses")}
+    assert keys == {key}  # moved, not copied
+    # A cache made now never looks for older keys: its misses are misses.
+    fresh = SurveyCache(str(tmp_path / "fresh.sqlite"))
+    fresh.put(fresh.key(before, body), {"answer": 5})
+    assert fresh.get(fresh.key(a, body)) is None
+
+
+def test_herb_scores_under_a_models_older_identity_are_adopted(tmp_path):
+    from geobias.core.engine.cache import ScoreCache
+
+    cache = ScoreCache(str(tmp_path / "s.sqlite"))
+    cache.put_scores("llamacpp", "gguf:m.gguf", "r", [("s", -1.0, 3), ("t", -2.0, 4)])
+    cache.put_scores("llamacpp", "gguf:m.gguf@0123456789abcdef", "r", [("t", -9.0, 4)])
+    cache.adopt_scores("llamacpp", "gguf:m.gguf@0123456789abcdef", "gguf:m.gguf")
+    got = cache.get_scores("llamacpp", "gguf:m.gguf@0123456789abcdef", "r", ["s", "t"])
+    assert got == {"s": -1.0, "t": -9.0}  # a score of the identity now is kept
+    assert cache.get_scores("llamacpp", "gguf:m.gguf", "r", ["s", "t"]) == {}
+
+
+def test_a_gguf_identity_holds_its_checksum_and_two_files_of_one_name_differ(tmp_path):
+    import hashlib
+
+    from geobias.core.herb.scorers import gguf_identity
+
+    one, two = tmp_path / "a" / "m.gguf", tmp_path / "b" / "m.gguf"
+    for p, text in ((one, b"one"), (two, b"two")):
+        p.parent.mkdir()
+        p.write_bytes(text)
+    ident, legacy = gguf_identity(str(one))
+    assert ident == "gguf:m.gguf@" + hashlib.sha256(b"one").hexdigest()[:16]
+    assert legacy == "gguf:m.gguf" and gguf_identity(str(two))[0] != ident
+    assert gguf_identity("/elsewhere/remote.gguf") == ("gguf:remote.gguf", "")
+
+
+def test_the_embedded_servers_endpoint_carries_its_model_files_checksum(tmp_path):
+    import hashlib
+
+    from geobias.core.engine.chat import server_endpoint
+    from geobias.core.runtime import models
+    from geobias.core.runtime.embedded import EmbeddedServer
+
+    gemma = models.get_model("gemma3-270m")
+    assert EmbeddedServer().model_sha256 == gemma.sha256  # the default, from the registry
+    assert EmbeddedServer(model_path="gemma3-270m").model_sha256 == gemma.sha256
+    own = tmp_path / "mine.gguf"
+    own.write_bytes(b"weights")
+    server = EmbeddedServer(model_path=str(own))
+    assert server.model_sha256 == hashlib.sha256(b"weights").hexdigest()
+    server.base_url = "http://127.0.0.1:4001/v1"  # as a started server has it
+    assert server_endpoint(server).model_sha256 == server.model_sha256
+    assert EmbeddedServer(model_path=str(tmp_path / "gone.gguf")).model_sha256 == ""

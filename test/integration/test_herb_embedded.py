@@ -51,8 +51,20 @@ def scorer(smollm2_server):
     sc.close()
 
 
-def test_forced_decoding_equals_scoring_token_by_token(scorer):
-    assert scorer.identity == "gguf:SmolLM2-135M-Instruct.Q4_1.gguf"
+@pytest.fixture(scope="module")
+def smollm2_sha(smollm2_server):
+    import hashlib
+
+    from geobias.core.runtime import models
+
+    with open(models.model_path("smollm2-135m"), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def test_forced_decoding_equals_scoring_token_by_token(scorer, smollm2_sha):
+    # The file's name and checksum (the server's model file is on this machine).
+    assert scorer.identity == "gguf:SmolLM2-135M-Instruct.Q4_1.gguf@" + smollm2_sha[:16]
+    assert scorer.legacy_identity == "gguf:SmolLM2-135M-Instruct.Q4_1.gguf"
     assert scorer.bos_id == 1 and scorer.token_grammar  # <|im_start|>, token-id grammar
     tokens = scorer.tokenize_many(SENTENCES)
     assert tokens[0][:2] == tokens[1][:2] and len(tokens[2]) >= 1  # no BOS inside
