@@ -68,7 +68,7 @@ class GeoBiasPlugin:
             return
         from .ui.dock import GeoBiasDock
 
-        self.dock = GeoBiasDock(self.iface)
+        self.dock = GeoBiasDock(self.iface, lazy=True)  # its tabs at first show: a fast start
         self.dock.setObjectName("GeoBiasDock")
         self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
@@ -84,7 +84,7 @@ class GeoBiasPlugin:
         self._add_action(show, toolbar=True)
 
         from .processing.legend import install_headings
-        from .ui.options import register_options_page
+        from .ui.options_factory import register_options_page
 
         self.options_factory = register_options_page(self.iface)
         install_headings()  # "Rank error: rating − truth" over the classes in the Layers panel
@@ -131,7 +131,7 @@ class GeoBiasPlugin:
             self.dock.deleteLater()
             self.dock = None
         if self.options_factory is not None:
-            from .ui.options import unregister_options_page
+            from .ui.options_factory import unregister_options_page
 
             unregister_options_page(self.iface, self.options_factory)
             self.options_factory = None

@@ -19,8 +19,6 @@ from qgis.core import (
 from qgis.PyQt import sip
 from qgis.PyQt.QtCore import QTimer
 
-from .styles import legend_heading
-
 # Fields of the layers that get a heading (rated points, comparison means).
 STYLED_FIELDS = ("rank", "mean_rank")
 # Layers given a headed legend: id -> (layer, the slot re-giving it when QGIS replaces it).
@@ -29,6 +27,8 @@ _WATCHED = {}
 
 def heading_of(layer):
     """The heading of the legend the layer shows now ("" if its renderer is not GeoBias's)."""
+    from .styles import legend_heading  # with numpy: imported when a layer is, not at start
+
     renderer = layer.renderer() if isinstance(layer, QgsVectorLayer) else None
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
     return legend_heading(field)

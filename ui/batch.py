@@ -12,13 +12,13 @@ from qgis.PyQt.QtCore import QObject, QTimer
 from qgis.PyQt.QtWidgets import QMenu, QToolButton
 
 from ..i18n_util import tr
-from . import survey_plan
-from .settings import find_endpoint, load_endpoints
 from .task import error_sentence
 
 
 def batch_endpoint(settings):
     """The first chosen endpoint a batch service can run (not the embedded model), or None."""
+    from .settings import find_endpoint, load_endpoints
+
     for name in settings.endpoints:
         cfg = find_endpoint(name, load_endpoints())
         if cfg is not None and not cfg.is_embedded:
@@ -31,6 +31,8 @@ def export_parameters(dock):
     remote endpoint (what a run would rate). The points are the preview's; without a preview
     the study area is sampled now, as Run would, and previewed. None without a remote
     endpoint; RuntimeError without a study area."""
+    from . import survey_plan
+
     settings = dock.settings()
     cfg = batch_endpoint(settings)
     if cfg is None:
@@ -141,7 +143,9 @@ def submit_parameters(dock):
     params = export_parameters(dock)
     if params is None:
         return None
-    folder = survey_plan.output_dir(dock.settings().name)
+    from .survey_plan import output_dir
+
+    folder = output_dir(dock.settings().name)
     params["OUTPUT"] = os.path.join(folder, "provider_batch.gpkg")
     return params
 
@@ -301,8 +305,12 @@ def batch_button(dock):
         action.setObjectName(name)
         action.triggered.connect(slot)
     button.setMenu(menu)
-    dock.batch_poller = BatchPoller(dock)
-    project = QgsProject.instance()
-    project.readProject.connect(dock.batch_poller.resume)
-    dock.batch_poller.resume()  # a project opened before the dock
     return button
+
+
+def start_poller(dock):
+    """Poll the project's open provider batches from the start of QGIS (the dock's tabs may
+    never be opened), and again whenever a project is opened."""
+    dock.batch_poller = BatchPoller(dock)
+    QgsProject.instance().readProject.connect(dock.batch_poller.resume)
+    dock.batch_poller.resume()  # a project opened before the dock

@@ -26,24 +26,12 @@ from qgis.PyQt.QtWidgets import (
 from ..core.wording import strip_reprs
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import GUIDE
-from ..processing.endpoints import stop_embedded
-from .area_tab import AreaTab
-from .compare_tab import CompareTab
-from .herb_tab import HerbTab
-from .narrow import TabStrip
 from .notice import dismiss
 from .outputs import OutputKeeper
-from .overlay_tab import OverlayTab
-from .past_runs import RunsCombo
-from .results_tab import ResultsTab
-from .run_panel import RunPanel
-from .settings import SurveySettings, default_survey_name
-from .survey_job import SurveyJob, step_labels
-from .survey_tab import SurveyTab
 from .task import error_sentence, log
 from .wheel import ignore_wheel_unless_focused
 
-FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
+UI_FILE = os.path.join(os.path.dirname(__file__), "dock.ui")
 
 
 def compact_combo(combo, chars=10):
@@ -53,27 +41,78 @@ def compact_combo(combo, chars=10):
     combo.setMinimumContentsLength(chars)
 
 
-# The dock's tabs in order: (dock attribute, class, title). A new tab is its module (a DockTab,
-# ui/tab.py) with its .ui file, and one line here.
+# The dock's tabs in order: (dock attribute, module in ui/, class, title). A new tab is its
+# module (a DockTab, ui/tab.py) with its .ui file, and one line here. Named, not imported: the
+# tabs (and the science they import) load when the dock is first shown, not at QGIS's start.
 TABS = (
-    ("area", AreaTab, QT_TRANSLATE_NOOP("@default", "Area")),
-    ("survey", SurveyTab, QT_TRANSLATE_NOOP("@default", "Survey")),
-    ("results", ResultsTab, QT_TRANSLATE_NOOP("@default", "Results")),
-    ("overlay", OverlayTab, QT_TRANSLATE_NOOP("@default", "Overlay")),
-    ("herb", HerbTab, QT_TRANSLATE_NOOP("@default", "Regional bias")),
-    ("compare", CompareTab, QT_TRANSLATE_NOOP("@default", "Compare")),
+    ("area", "area_tab", "AreaTab", QT_TRANSLATE_NOOP("@default", "Area")),
+    ("survey", "survey_tab", "SurveyTab", QT_TRANSLATE_NOOP("@default", "Survey")),
+    ("results", "results_tab", "ResultsTab", QT_TRANSLATE_NOOP("@default", "Results")),
+    ("overlay", "overlay_tab", "OverlayTab", QT_TRANSLATE_NOOP("@default", "Overlay")),
+    ("herb", "herb_tab", "HerbTab", QT_TRANSLATE_NOOP("@default", "Regional bias")),
+    ("compare", "compare_tab", "CompareTab", QT_TRANSLATE_NOOP("@default", "Compare")),
 )
 
 
 class GeoBiasDock(QDockWidget):
     """Draw or pick a study area, choose topics and models, run, read the bias."""
 
-    def __init__(self, iface, parent=None):
+    def __init__(self, iface, parent=None, lazy=False):
+        """`lazy` (the plugin's dock): build the tabs when first shown or used, not now."""
         super().__init__(tr("GeoBias"), parent or iface.mainWindow())
         self.iface = iface
         self.canvas = iface.mapCanvas()
+        self.built = False  # the tabs: built when the dock is first shown or used (build())
+        self.install_window = None
+        self.install_offer = None  # the "model missing" message bar entry, while shown
+        self.watching_install = False  # connected to local_model.model_installed()
+        self.details_box = None  # the window the last Details button opened
+        # What must work from the start, the dock opened or not: outputs stay with the project
+        # (moved beside it when saved, a warning before loss) and open provider batches are
+        # polled.
+        from .batch import start_poller
+
+        start_poller(self)
+        self.keeper = OutputKeeper(iface, self.pusher(), self, running=lambda: self.job_running())
+        project = QgsProject.instance()
+        project.readProject.connect(self.load_settings)
+        project.writeProject.connect(self.save_settings)
+        project.cleared.connect(self.load_settings)
+        for signal in (project.readProject, project.cleared, project.projectSaved):
+            signal.connect(self.refresh_runs)
+        if not lazy:
+            self.build()
+
+    def __getattr__(self, name):
+        """A part of the built dock (a tab, the run panel…) asked for before the dock was first
+        shown (by code: a test, another plugin): build the dock now."""
+        state = self.__dict__
+        if name.startswith("__") or state.get("built", True) or state.get("building"):
+            raise AttributeError(name)
+        self.build()
+        return getattr(self, name)
+
+    def showEvent(self, event):
+        if not self.built:
+            self.build()
+        super().showEvent(event)
+
+    def build(self):
+        """The dock's content: its tabs, run panel and menus, with the project's settings.
+        Deferred from the start of QGIS so that enabling GeoBias costs a start almost nothing."""
+        if self.built or self.__dict__.get("building"):
+            return
+        self.building = True
+        import importlib
+
+        from .batch import batch_button
+        from .narrow import TabStrip
+        from .run_panel import RunPanel
+        from .survey_job import SurveyJob, step_labels
+
+        form, _ = uic.loadUiType(UI_FILE)
         self.body = QWidget(self)
-        self.ui = FORM()
+        self.ui = form()
         self.ui.setupUi(self.body)
         self.setWidget(self.body)
         self.panel = RunPanel(
@@ -83,7 +122,8 @@ class GeoBiasDock(QDockWidget):
         # The tabs as buttons that wrap onto a second row in a narrow dock.
         self.strip = TabStrip(self.ui.tabs, self.body)
         self.ui.bodyLayout.insertWidget(self.ui.bodyLayout.indexOf(self.ui.tabs), self.strip)
-        for attribute, tab_class, title in TABS:  # self.area, self.survey, …
+        for attribute, module, class_name, title in TABS:  # self.area, self.survey, …
+            tab_class = getattr(importlib.import_module(f"{__package__}.{module}"), class_name)
             tab = tab_class(self)
             setattr(self, attribute, tab)
             self.add_tab(tab, tr(title))
@@ -107,23 +147,11 @@ class GeoBiasDock(QDockWidget):
         self.help_menu.addAction(tr("Copy diagnostics")).triggered.connect(self.copy_diagnostics)
         self.help_menu.addAction(tr("Install local model…")).triggered.connect(self.open_install)
         self.ui.helpButton.setMenu(self.help_menu)
-        self.install_window = None
-        self.install_offer = None  # the "model missing" message bar entry, while shown
-        self.watching_install = False  # connected to local_model.model_installed()
-        self.details_box = None  # the window the last Details button opened
-        from .batch import batch_button
-
         self.panel.runLayout.addWidget(batch_button(self))
         self.batch_dialog = None
-        project = QgsProject.instance()
-        project.readProject.connect(self.load_settings)
-        project.writeProject.connect(self.save_settings)
-        project.cleared.connect(self.load_settings)
+        self.built, self.building = True, False
         self.load_settings()
-        # Outputs stay with the project: moved beside it when saved, a warning before loss.
-        self.keeper = OutputKeeper(iface, self.pusher(), self, running=lambda: self.job_running())
-        for signal in (project.readProject, project.cleared, project.projectSaved):
-            signal.connect(self.refresh_runs)
+        self.refresh_runs()
 
     # ------------------------------------------------------------------ tabs
     def add_tab(self, widget, title):
@@ -189,6 +217,8 @@ class GeoBiasDock(QDockWidget):
     # ------------------------------------------------------------------ settings
     def settings(self):
         """The dock's current choices."""
+        from .settings import SurveySettings, default_survey_name
+
         s = SurveySettings(name=self.ui.nameEdit.text().strip() or default_survey_name())
         for tab in self.tab_widgets():
             tab.fill(s)
@@ -201,6 +231,10 @@ class GeoBiasDock(QDockWidget):
 
     def load_settings(self, *args):
         """A new or opened project: its settings, and no result of the previous one."""
+        if not self.built:  # build() reads them
+            return
+        from .settings import SurveySettings
+
         self.reset_results()
         self.apply_settings(SurveySettings.read())
 
@@ -218,6 +252,8 @@ class GeoBiasDock(QDockWidget):
         return self.survey_job.plan
 
     def save_settings(self, *args):
+        if not self.built:  # the project keeps the entries it was read with
+            return
         self.settings().write()  # noqa: QGS201 (SurveySettings.write, not QgsProject.write)
 
     def area_geometry(self):
@@ -225,10 +261,18 @@ class GeoBiasDock(QDockWidget):
 
     def job_running(self):
         """Whether a background job of the dock (survey, HERB…) is running."""
+        if not self.built:
+            return False
+        from .run_panel import RunPanel
+
         return any(panel.busy for panel in self.findChildren(RunPanel))
 
     def refresh_runs(self, *args):
         """The tabs' lists of the project's past runs, read again (a project opened, saved)."""
+        if not self.built:
+            return
+        from .past_runs import RunsCombo
+
         for combo in self.findChildren(RunsCombo):
             combo.refresh()
 
@@ -236,6 +280,8 @@ class GeoBiasDock(QDockWidget):
     def show_results(self, layers, group_name=None, scores=None):
         """Add layers under "GeoBias — <survey>" and fill the metrics table (with the GeoBS
         scores' rows `scores`) and plot."""
+        from .settings import default_survey_name
+
         name = group_name or self.ui.nameEdit.text().strip() or default_survey_name()
         self.results.show_results(layers, name, scores=scores)
 
@@ -381,8 +427,11 @@ class GeoBiasDock(QDockWidget):
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
+        from ..processing.endpoints import stop_embedded
+
         self.keeper.close()
-        self.panel.stop()
+        if self.built:
+            self.panel.stop()
         if self.install_window is not None:
             try:
                 self.install_window.widget.stop()  # cancels an install
@@ -397,7 +446,7 @@ class GeoBiasDock(QDockWidget):
             model_installed().disconnect(self.model_installed)
             self.watching_install = False
         stop_embedded()
-        for tab in self.tab_widgets():
+        for tab in self.tab_widgets() if self.built else ():
             tab.close_tab()
         project = QgsProject.instance()
         for signal, slot in (

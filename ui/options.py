@@ -5,9 +5,8 @@ import os
 from dataclasses import replace
 
 from qgis.core import Qgis, QgsApplication, QgsProcessingException, QgsSettings, QgsTask
-from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
+from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget
 from qgis.PyQt import uic
-from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QFileDialog
 
 from ..core.engine.chat import (
@@ -21,7 +20,6 @@ from ..core.runtime import models
 from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import message_text, tr, translate
-from ..paths import ICON
 from ..processing.definitions import CONSTRAINTS
 from ..processing.definitions import PROVIDERS as PROVIDER_NAMES
 from ..processing.network import use_qgis_network
@@ -395,25 +393,3 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         save_endpoints(self.endpoints)
         QgsSettings().setValue(PYTHON_SETTING, self.pythonEdit.text().strip())
         set_output_folder(self.outputFolderEdit.text().strip())
-
-
-class GeoBiasOptionsFactory(QgsOptionsWidgetFactory):
-    def __init__(self):
-        super().__init__()
-        self.setTitle(tr("GeoBias"))
-
-    def icon(self):
-        return QIcon(ICON)
-
-    def createWidget(self, parent):
-        return GeoBiasOptionsPage(parent)
-
-
-def register_options_page(iface):
-    factory = GeoBiasOptionsFactory()
-    iface.registerOptionsWidgetFactory(factory)
-    return factory
-
-
-def unregister_options_page(iface, factory):
-    iface.unregisterOptionsWidgetFactory(factory)

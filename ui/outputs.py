@@ -29,7 +29,6 @@ from qgis.PyQt.QtCore import QEvent, QObject, QTimer
 from qgis.PyQt.QtWidgets import QMessageBox
 
 from ..i18n_util import tr, translate
-from ..processing.gpkg import safe_name
 from .task import log
 
 __all__ = [
@@ -88,6 +87,8 @@ def output_root(project=None):
 
 def slug(text):
     """A folder name for a survey: lower case [a-z0-9_], at most 40 characters."""
+    from ..processing.gpkg import safe_name  # with numpy: not at QGIS's start
+
     return safe_name(text, limit=40, fallback="survey")
 
 
@@ -266,6 +267,8 @@ def keep_temporary(layers, target_root):
     for layer in layers:
         path = layer_path(layer)
         if not path:  # in memory
+            from ..processing.gpkg import safe_name
+
             out = unique(os.path.join(kept, safe_name(layer.name(), 60)), ".gpkg")
             os.makedirs(kept, exist_ok=True)
             options = QgsVectorFileWriter.SaveVectorOptions()

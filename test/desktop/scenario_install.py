@@ -381,7 +381,7 @@ def bare_environment():
 
 def remove():
     """Remove (confirmed Yes) from the Options page: the HOME as it was."""
-    from geobias.ui.dock import stop_embedded
+    from geobias.processing.endpoints import stop_embedded
 
     page = state.get("page") or options_page()
     widget = page.localModel

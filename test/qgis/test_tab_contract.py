@@ -2,7 +2,10 @@
 the dock calls fill/apply/reset/close_tab on each without looking them up, and a custom topic
 with ';' is refused in the Survey tab with the reason (TOPICS separates topics with it)."""
 
+import importlib
 import os
+import sys
+import types
 
 import pytest
 
@@ -23,9 +26,10 @@ def dock(qgis_iface, qgis_new_project, processing_ready):
 
 def test_every_tab_is_a_registered_dock_tab(dock):
     tabs = dock.tab_widgets()
-    assert [type(t) for t in tabs] == [cls for _a, cls, _t in TABS]
+    classes = [getattr(importlib.import_module(f"geobias.ui.{m}"), c) for _a, m, c, _t in TABS]
+    assert [type(t) for t in tabs] == classes
     assert all(isinstance(t, DockTab) for t in tabs)
-    assert [getattr(dock, a) for a, _c, _t in TABS] == tabs
+    assert [getattr(dock, a) for a, _m, _c, _t in TABS] == tabs
     assert dock.tab_panels == {dock.herb: dock.herb.panel}  # the one tab with its own panel
     with open(os.path.join(ROOT, "ui", "dock.py"), encoding="utf-8") as f:
         assert "hasattr(" not in f.read()  # the contract, not methods looked up by name
@@ -50,7 +54,9 @@ def test_a_registered_tab_is_asked_like_the_others(qgis_iface, qgis_new_project,
         def close_tab(self):
             calls.append(("close", None))
 
-    monkeypatch.setattr(dock_module, "TABS", (*TABS, ("note", NoteTab, "Note")))
+    # A module of its own, as a real tab has (ui/note_tab.py), without a file in the plugin.
+    monkeypatch.setitem(sys.modules, "geobias.ui.note_tab", types.SimpleNamespace(NoteTab=NoteTab))
+    monkeypatch.setattr(dock_module, "TABS", (*TABS, ("note", "note_tab", "NoteTab", "Note")))
     d = GeoBiasDock(qgis_iface)
     try:
         assert isinstance(d.note, NoteTab) and d.tab_widgets()[-1] is d.note
