@@ -118,7 +118,10 @@ def desktop_start(root, tmp):
         f.write(STARTED)
     if os.path.exists(stamp):
         os.remove(stamp)
-    env = dict(os.environ, GEOBIAS_STARTED=stamp, PYTHONPATH=sysconfig.get_paths()["purelib"])
+    # Bytecode cached, as for qgis_process above (a user's plugin folder keeps its __pycache__).
+    env = dict(os.environ, GEOBIAS_STARTED=stamp, PYTHONPATH=sysconfig.get_paths()["purelib"],
+               PYTHONPYCACHEPREFIX=os.path.join(root, "pycache"))  # fmt: skip
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("QT_QPA_PLATFORM", None)
     env.pop("QGIS_CUSTOM_CONFIG_PATH", None)
     t = time.time()
