@@ -14,7 +14,7 @@ status=0
 "$PY" - <<'EOF'
 import platform, shapely
 from qgis.core import Qgis
-from geobias.core.geometry import geos_version
+from geobias.core.geo.geometry import geos_version
 print(f"matrix-env: QGIS {Qgis.QGIS_VERSION.split('-')[0]}, Python {platform.python_version()}, "
       f"shapely {shapely.__version__} on GEOS {'.'.join(map(str, geos_version()))}")
 EOF

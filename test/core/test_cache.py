@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import threading
+from contextlib import closing
 
 import pytest
 
@@ -173,7 +174,8 @@ def test_the_embedded_model_files_checksum_is_in_the_key_and_an_older_cache_stil
     assert reopened.failures([failed]) == {failed: "reset"}
     import sqlite3
 
-    keys = {r[0] for r in sqlite3.connect(path).execute("SELECT key FROM responses")}
+    with closing(sqlite3.connect(path)) as con:
+        keys = {r[0] for r in con.execute("SELECT key FROM responses")}
     assert keys == {key}  # moved, not copied
     # A cache made now never looks for older keys: its misses are misses.
     fresh = SurveyCache(str(tmp_path / "fresh.sqlite"))

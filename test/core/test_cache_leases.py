@@ -4,6 +4,7 @@ at the same time (an in-flight lease per key), and a lease ends when its holder 
 import multiprocessing as mp
 import threading
 import time
+from contextlib import closing
 
 from geobias.core.engine.cache import Leases, SurveyCache
 from geobias.core.engine.chat import Endpoint
@@ -84,7 +85,7 @@ def test_a_lapsed_heartbeat_ends_a_lease_and_a_stored_answer_is_returned(tmp_pat
     # Every lease of a finished run is gone.
     import sqlite3
 
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         assert con.execute("SELECT COUNT(*) FROM inflight").fetchone()[0] <= 1
 
 

@@ -5,6 +5,7 @@ import multiprocessing as mp
 import os
 import sqlite3
 import time
+from contextlib import closing
 
 from geobias.core.engine.cache import ScoreCache, SurveyCache
 
@@ -40,7 +41,7 @@ def test_two_processes_share_one_cache(tmp_path):
     for p in procs:
         p.join(30)
     assert results == ["ok", "ok"], results
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         keys = [k for (k,) in con.execute("SELECT key FROM responses")]
         failures = con.execute("SELECT COUNT(*) FROM failures").fetchone()[0]

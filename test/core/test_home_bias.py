@@ -1,5 +1,7 @@
 """Home bias against an independent numpy computation; GeoNames' country languages table."""
 
+from contextlib import closing
+
 import numpy as np
 import pytest
 
@@ -18,7 +20,7 @@ def test_the_bundled_table_is_keyed_like_the_countries_layer():
 
     table = country_languages()
     gpkg = Path(__file__).resolve().parents[2] / "resources/data/world_countries.gpkg"
-    with sqlite3.connect(gpkg) as db:
+    with closing(sqlite3.connect(gpkg)) as db:
         codes = {r[0] for r in db.execute("SELECT iso_a2 FROM countries") if r[0].isalpha()}
     assert codes <= set(table)  # every country of the layer has its row
     assert table["FR"][0] == "fr-FR" and "oc" in table["FR"]

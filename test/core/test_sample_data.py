@@ -2,6 +2,7 @@
 World Bank income group (scripts/build_sample_data.py; sources in resources/data/README.md)."""
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ INCOME = {"High income", "Upper middle income", "Lower middle income", "Low inco
 
 @pytest.fixture(scope="module")
 def rows():
-    with sqlite3.connect(GPKG) as db:
+    with closing(sqlite3.connect(GPKG)) as db:
         db.row_factory = sqlite3.Row
         return [
             dict(r)
