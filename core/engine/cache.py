@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import threading
 import time
+import weakref
 
 from ..messages import Message
 from .chat import Endpoint, normalise_base_url
@@ -128,6 +129,12 @@ class SurveyCache:
         self.timeout_s = timeout_s
         self.retry_s = retry_s
         self._local = threading.local()
+        # Every thread's connection with its thread: one whose thread has ended is closed when
+        # the next is opened, the rest when the cache is collected. Closed explicitly, never
+        # left to the garbage collector (Python 3.13+ warns of an unclosed connection there).
+        self._cons: list = []
+        self._cons_lock = threading.Lock()
+        weakref.finalize(self, _close_all, self._cons)
         self._lock = threading.Lock()
         self._legacy: dict[str, str] = {}  # key now -> the key before model checksums
         created = _empty(path)
@@ -162,7 +169,17 @@ class SurveyCache:
         """One connection per thread (sqlite3 connections must not be shared across threads)."""
         con = getattr(self._local, "con", None)
         if con is None:
-            con = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
+            # check_same_thread off only so that a finished thread's connection can be closed
+            # here; each connection is still used by its own thread alone.
+            with self._cons_lock:
+                ended = [p for p in self._cons if not p[0].is_alive()]
+                self._cons[:] = [p for p in self._cons if p[0].is_alive()]
+            for _thread, old in ended:
+                old.close()
+            con = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None,
+                                  check_same_thread=False)  # fmt: skip
+            with self._cons_lock:
+                self._cons.append((threading.current_thread(), con))
             con.execute(f"PRAGMA busy_timeout={int(self.timeout_s * 1000)}")
             # WAL + NORMAL: a committed answer survives a crash of this process. (Its first
             # statement reads the schema: locked while another process switches to WAL.)
@@ -326,6 +343,15 @@ class SurveyCache:
         if con is not None:
             con.close()
             self._local.con = None
+            with self._cons_lock:
+                self._cons[:] = [p for p in self._cons if p[1] is not con]
+
+
+def _close_all(pairs):
+    """Close the connections of a cache being collected."""
+    for _thread, con in pairs:
+        con.close()
+    pairs.clear()
 
 
 _SCORES_SCHEMA = """
