@@ -55,26 +55,30 @@ def start(env):
     return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, out
 
 
+def paired(run):
+    """PAIRS alternating starts without and with GeoBias, `run(with_plugin)` giving (wall s,
+    peak MB, CPU s): the median added ms wall, MB, ms CPU and the medians of each side's wall s."""
+    added_ms, added_mb, added_cpu, runs = [], [], [], {False: [], True: []}
+    for i in range(PAIRS):
+        order = (False, True) if i % 2 == 0 else (True, False)
+        got = {w: run(w)[:3] for w in order}
+        for w in order:
+            runs[w].append(got[w][0])
+        added_ms.append((got[True][0] - got[False][0]) * 1000)
+        added_mb.append(got[True][1] - got[False][1])
+        added_cpu.append((got[True][2] - got[False][2]) * 1000)
+    medians = (statistics.median(x) for x in (added_ms, added_mb, added_cpu))
+    return (*medians, statistics.median(runs[False]), statistics.median(runs[True]))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         envs = {w: profile(os.path.join(tmp, str(w)), w) for w in (False, True)}
         listed = start(envs[True])[-1]
         assert b"geobias:" in listed, "GeoBias's algorithms are not listed"
         start(envs[False])  # warm the caches
-        added_ms, added_cpu, added_mb, runs = [], [], [], {False: [], True: []}
-        for i in range(PAIRS):
-            order = (False, True) if i % 2 == 0 else (True, False)
-            got = {w: start(envs[w])[:3] for w in order}
-            for w in order:
-                runs[w].append(got[w])
-            added_ms.append((got[True][0] - got[False][0]) * 1000)
-            added_mb.append(got[True][1] - got[False][1])
-            added_cpu.append((got[True][2] - got[False][2]) * 1000)
-    ms, mb = statistics.median(added_ms), statistics.median(added_mb)
-    cpu = statistics.median(added_cpu)
+        ms, mb, cpu, base_s, with_s = paired(lambda w: start(envs[w]))
     load = os.getloadavg()[0]
-    base_s = statistics.median(r[0] for r in runs[False])
-    with_s = statistics.median(r[0] for r in runs[True])
     print(f"qgis_process list, {PAIRS} alternating pairs: without GeoBias {base_s:.2f} s, "
           f"with {with_s:.2f} s; median added {ms:.0f} ms wall, {cpu:.0f} ms CPU, "
           f"{mb:.1f} MB peak RSS at load {load:.1f} "
@@ -140,24 +144,16 @@ def desktop():
         roots = {w: desktop_profile(os.path.join(tmp, str(w)), w) for w in (False, True)}
         for w in (False, True):
             desktop_start(roots[w], tmp)  # warm the caches, compile the plugin's bytecode
-        added_ms, added_mb, added_cpu, base = [], [], [], []
-        for i in range(PAIRS):
-            order = (False, True) if i % 2 == 0 else (True, False)
-            got = {w: desktop_start(roots[w], tmp) for w in order}
-            added_ms.append((got[True][0] - got[False][0]) * 1000)
-            added_mb.append(got[True][1] - got[False][1])
-            added_cpu.append((got[True][2] - got[False][2]) * 1000)
-            base.append(got[False][0])
-    ms, mb, cpu = (statistics.median(x) for x in (added_ms, added_mb, added_cpu))
+        ms, mb, cpu, base_s, _with_s = paired(lambda w: desktop_start(roots[w], tmp))
     load = os.getloadavg()[0]
     print(f"qgis desktop start, {PAIRS} alternating pairs: without GeoBias "
-          f"{statistics.median(base):.2f} s; median added {ms:.0f} ms wall, {cpu:.0f} ms CPU "
+          f"{base_s:.2f} s; median added {ms:.0f} ms wall, {cpu:.0f} ms CPU "
           f"(start and exit), {mb:.1f} MB peak RSS at load {load:.1f} "
           f"(targets <= {TARGET_MS} ms, <= {TARGET_MB} MB)")  # fmt: skip
     reliability.record("start_qgis_desktop", f"+{ms:.0f} ms, +{mb:.1f} MB",
                        ms <= TARGET_MS and mb <= TARGET_MB,
                        f"median of {PAIRS} pairs, {cpu:.0f} ms CPU; "
-                       f"{statistics.median(base):.2f} s without, load {load:.1f}")  # fmt: skip
+                       f"{base_s:.2f} s without, load {load:.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":
