@@ -103,6 +103,16 @@ class GeoBiasDock(QDockWidget):
         if self.built or self.__dict__.get("building"):
             return
         self.building = True
+        try:
+            self._build_parts()
+            self.built = True
+        finally:  # a failed build is tried again at the next show, not left half-marked
+            self.building = False
+        self.load_settings()
+        self.refresh_runs()
+
+    def _build_parts(self):
+        """The widgets of build(): the form, run panel, tabs, help and Batch menus."""
         import importlib
 
         from .batch import batch_button
@@ -149,9 +159,6 @@ class GeoBiasDock(QDockWidget):
         self.ui.helpButton.setMenu(self.help_menu)
         self.panel.runLayout.addWidget(batch_button(self))
         self.batch_dialog = None
-        self.built, self.building = True, False
-        self.load_settings()
-        self.refresh_runs()
 
     # ------------------------------------------------------------------ tabs
     def add_tab(self, widget, title):
