@@ -171,9 +171,11 @@ class SurveyCache:
         if con is None:
             # check_same_thread off only so that a finished thread's connection can be closed
             # here; each connection is still used by its own thread alone.
-            with self._cons_lock:
-                ended = [p for p in self._cons if not p[0].is_alive()]
-                self._cons[:] = [p for p in self._cons if p[0].is_alive()]
+            with self._cons_lock:  # one pass: a thread ending meanwhile is kept, not lost
+                alive, ended = [], []
+                for pair in self._cons:
+                    (alive if pair[0].is_alive() else ended).append(pair)
+                self._cons[:] = alive
             for _thread, old in ended:
                 old.close()
             con = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None,
